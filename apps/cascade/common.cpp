@@ -1,0 +1,55 @@
+#include "common.h"
+
+#include "error.h"
+#include "iir.h"
+#include "image_io.h"
+
+namespace cascade::cli {
+
+namespace {
+
+SampleType output_type(const IoOptions &options) {
+    const std::string &t = options.output_type;
+    if (t == "auto") return default_output_type(options.output);
+    if (t == "uint8") return SampleType::u8;
+    if (t == "uint16") return SampleType::u16;
+    if (t == "float32") return SampleType::f32;
+    if (t == "float64") return SampleType::f64;
+    throw Error("unknown output type '" + t + "'");
+}
+
+}  // namespace
+
+void add_io_options(CLI::App &command, IoOptions &options) {
+    command.add_option("IN", options.input, "Input image: .png .tif/.tiff .pfm .npy")->required();
+    command.add_option("OUT", options.output,
+                       "Output image; its extension picks the format. Written whole or not at all.")
+        ->required();
+    command.add_option("--device", options.device, "Where to run: auto (CUDA when present), cpu or cuda")
+        ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
+        ->capture_default_str();
+    command
+        .add_option("--output-type", options.output_type,
+                    "Sample type written: auto (uint8 for PNG, float32 otherwise), uint8, uint16, float32, "
+                    "float64. Integer outputs clamp to [0,1] and quantize to 255 or 65535 levels.")
+        ->check(CLI::IsMember({"auto", "uint8", "uint16", "float32", "float64"}))
+        ->capture_default_str();
+}
+
+void check_output_path(const IoOptions &options) {
+    if (!is_supported_image_path(options.output))
+        throw Error("cannot write '" + options.output + "': unknown extension (use .png .tif .tiff .pfm .npy)");
+    output_type(options);
+}
+
+Image load_input(const IoOptions &options) {
+    Image image = to_planar_float(read_image(options.input));
+    require_finite(image);
+    return image;
+}
+
+void save_output(const IoOptions &options, const Image &image) {
+    write_image(options.output, from_planar_float(image, output_type(options)));
+}
+
+}  // namespace cascade::cli

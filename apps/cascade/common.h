@@ -1,0 +1,31 @@
+#pragma once
+// Pieces every `cascade` subcommand shares: reading the input, writing the output, the options
+// that mean the same everywhere.
+#include <CLI/CLI.hpp>
+
+#include <string>
+
+#include "device.h"
+#include "image.h"
+
+namespace cascade::cli {
+
+// Options common to the filtering subcommands.
+struct IoOptions {
+    std::string input, output;
+    std::string device = "auto";
+    std::string output_type = "auto";
+};
+
+// Adds IN, OUT, --device and --output-type to `command`.
+void add_io_options(CLI::App &command, IoOptions &options);
+
+// Reads IN as planar floats and checks every sample is finite.
+Image load_input(const IoOptions &options);
+
+// Writes `image` to OUT in the format of its extension, converted to --output-type; checks the
+// extension before any work is done when called with `check_only`.
+void save_output(const IoOptions &options, const Image &image);
+void check_output_path(const IoOptions &options);
+
+}  // namespace cascade::cli

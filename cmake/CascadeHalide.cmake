@@ -1,0 +1,38 @@
+# cascade_add_variant(<name> ORDER <r> GENERATOR <gen> FROM <exe> [PARAMS <k=v>...])
+#
+# Builds the AOT libraries <name>_o<r>_cpu and, with CASCADE_CUDA, <name>_o<r>_cuda, all sharing
+# a single Halide runtime. Each library is appended to the global property
+# CASCADE_HALIDE_LIBRARIES and a row per library to CASCADE_VARIANT_ROWS, from which
+# runtime/CMakeLists.txt generates the dispatch table. <r> is what the runtime matches a filter
+# against: the order of a direct-form variant, the section count of a sectioned one.
+function(cascade_add_variant NAME)
+  cmake_parse_arguments(ARG "" "ORDER;GENERATOR;FROM" "PARAMS" ${ARGN})
+  set(devices cpu)
+  if(CASCADE_CUDA)
+    list(APPEND devices cuda)
+  endif()
+  foreach(dev IN LISTS devices)
+    set(lib ${NAME}_o${ARG_ORDER}_${dev})
+    set(target ${CASCADE_CPU_TARGET})
+    if(dev STREQUAL "cuda")
+      set(target ${CASCADE_CPU_TARGET}-${CASCADE_CUDA_FEATURES})
+    endif()
+    get_property(owner GLOBAL PROPERTY CASCADE_RUNTIME_OWNER)
+    set(runtime_arg "")
+    if(owner)
+      set(runtime_arg USE_RUNTIME ${owner}.runtime)
+    endif()
+    add_halide_library(${lib} FROM ${ARG_FROM}
+      GENERATOR ${ARG_GENERATOR}
+      FUNCTION_NAME cascade_${lib}
+      TARGETS ${target}
+      PARAMS ${ARG_PARAMS}
+      ${runtime_arg})
+    if(NOT owner)
+      # The first library's runtime serves every other one; its target list grows with theirs.
+      set_property(GLOBAL PROPERTY CASCADE_RUNTIME_OWNER ${lib})
+    endif()
+    set_property(GLOBAL APPEND PROPERTY CASCADE_HALIDE_LIBRARIES ${lib})
+    set_property(GLOBAL APPEND PROPERTY CASCADE_VARIANT_ROWS "${NAME}|${ARG_ORDER}|${dev}|cascade_${lib}")
+  endforeach()
+endfunction()

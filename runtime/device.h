@@ -1,0 +1,31 @@
+#pragma once
+#include <string>
+
+namespace cascade {
+
+// What the machine offers. Probes the CUDA driver directly (dlopen of libcuda), so a machine
+// without one is told apart from a broken build before any pipeline runs.
+struct CudaInfo {
+    int devices = 0;
+    std::string name;    // of device 0, when there is one
+    std::string reason;  // why there is none, when devices == 0
+};
+
+const CudaInfo &cuda_info();
+
+}  // namespace cascade
+
+#include "variants.h"
+
+namespace cascade {
+
+// Where the user asked a pipeline to run: `automatic` takes CUDA when this build has CUDA
+// variants and the machine a device, the CPU otherwise.
+enum class DeviceChoice { automatic, cpu, cuda };
+
+DeviceChoice parse_device_choice(const std::string &text);  // "auto", "cpu", "cuda"
+
+// Throws cascade::Error, saying why, when `cuda` is asked for and cannot be had.
+Device resolve_device(DeviceChoice choice);
+
+}  // namespace cascade

@@ -1,0 +1,87 @@
+#include "filter.h"
+
+#include <Eigen/Dense>
+#include <cmath>
+#include <sstream>
+
+#include "error.h"
+
+namespace cascade {
+
+std::vector<std::complex<double>> poles(const RecursiveFilter &filter) {
+    const int r = filter.order();
+    if (r == 0) return {};
+    // Companion matrix of z^r + a_1 z^{r-1} + … + a_r; its eigenvalues are the poles.
+    Eigen::MatrixXd companion = Eigen::MatrixXd::Zero(r, r);
+    for (int k = 0; k < r; k++) companion(0, k) = -filter.feedback[k];
+    for (int k = 1; k < r; k++) companion(k, k - 1) = 1.0;
+    Eigen::EigenSolver<Eigen::MatrixXd> solver(companion, false);
+    std::vector<std::complex<double>> result;
+    for (int k = 0; k < r; k++) result.push_back(solver.eigenvalues()(k));
+    return result;
+}
+
+std::vector<RecursiveFilter> to_sections(const RecursiveFilter &filter) {
+    std::vector<RecursiveFilter> sections;
+    // EigenSolver returns real eigenvalues with a zero imaginary part and complex ones as exact
+    // conjugate pairs, so each pair is taken once, from its member above the real axis.
+    for (auto p : poles(filter)) {
+        if (p.imag() == 0.0) {
+            sections.push_back({1.0, {-p.real()}});
+        } else if (p.imag() > 0.0) {
+            sections.push_back({1.0, {-2.0 * p.real(), std::norm(p)}});
+        }
+    }
+    if (!sections.empty()) sections.front().gain = filter.gain;
+    return sections;
+}
+
+double unit_dc_gain(const std::vector<double> &feedback) {
+    double sum = 1.0;
+    for (double a : feedback) sum += a;
+    return sum;
+}
+
+void require_stable(const RecursiveFilter &filter) {
+    if (filter.order() < 1) throw Error("the filter needs at least one feedback coefficient");
+    if (!std::isfinite(filter.gain)) throw Error("the gain is not a finite number");
+    for (double a : filter.feedback)
+        if (!std::isfinite(a)) throw Error("a feedback coefficient is not a finite number");
+    for (auto p : poles(filter)) {
+        // A pole this close to the circle has an impulse response longer than any image.
+        if (!(std::abs(p) < 1.0 - 1e-9)) {
+            std::ostringstream msg;
+            msg << "unstable filter: pole " << p.real() << (p.imag() < 0 ? "-" : "+")
+                << std::abs(p.imag()) << "i has magnitude " << std::abs(p)
+                << " (every pole must lie strictly inside the unit circle)";
+            throw Error(msg.str());
+        }
+    }
+}
+
+std::vector<double> parse_coefficients(const std::string &text) {
+    if (text.empty()) throw Error("empty coefficient list (expected e.g. -0.5 or 0.25,-0.1)");
+    std::vector<double> values;
+    std::string item;
+    std::istringstream in(text);
+    while (std::getline(in, item, ',')) {
+        size_t used = 0;
+        double value = 0;
+        try {
+            value = std::stod(item, &used);
+        } catch (const std::exception &) {
+            used = 0;
+        }
+        while (used < item.size() && std::isspace(static_cast<unsigned char>(item[used]))) used++;
+        if (item.empty()) throw Error("malformed coefficient list '" + text + "': empty item");
+        if (used != item.size())
+            throw Error("malformed coefficient list '" + text + "': '" + item + "' is not a number");
+        if (!std::isfinite(value)) throw Error("coefficient '" + item + "' is not finite");
+        values.push_back(value);
+    }
+    if (!text.empty() && text.back() == ',')
+        throw Error("malformed coefficient list '" + text + "': trailing comma");
+    return values;
+}
+
+}  // namespace cascade

@@ -1,0 +1,44 @@
+#pragma once
+#include <complex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cascade {
+
+// One recursive pass of order r = feedback.size(), in the project's convention:
+//   causal      y_i = gain·x_i − Σ_{k=1..r} feedback[k-1]·y_{i−k}
+//   anticausal  z_i = gain·y_i − Σ_{k=1..r} feedback[k-1]·z_{i+k}
+struct RecursiveFilter {
+    double gain = 1.0;
+    std::vector<double> feedback;
+
+    int order() const { return int(feedback.size()); }
+};
+
+// A separable 2D filter: causal then anticausal down the columns (vertical), then along the
+// rows (horizontal).
+struct Filter2D {
+    RecursiveFilter vertical, horizontal;
+};
+
+// Roots of z^r + a_1 z^{r-1} + … + a_r: the filter's poles.
+std::vector<std::complex<double>> poles(const RecursiveFilter &filter);
+
+// The gain that makes a pass's response to a constant equal that constant: 1 + Σ a_k.
+double unit_dc_gain(const std::vector<double> &feedback);
+
+// The same filter as a cascade of sections of order ≤ 2: one first-order section per real pole,
+// one second-order section per complex-conjugate pair; the gain rides on the first section.
+// In float32 the sections keep the accuracy the direct form loses at orders ≥ 3.
+std::vector<RecursiveFilter> to_sections(const RecursiveFilter &filter);
+
+// Throws cascade::Error unless the filter has order ≥ 1, finite coefficients and every pole
+// strictly inside the unit circle.
+void require_stable(const RecursiveFilter &filter);
+
+// Parses "a1,a2,...,ar" (decimal or exponent notation). Throws cascade::Error on an empty
+// list, an empty item, text that is not a number, or a non-finite value.
+std::vector<double> parse_coefficients(const std::string &text);
+
+}  // namespace cascade

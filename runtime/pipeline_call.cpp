@@ -1,0 +1,87 @@
+#include "pipeline_call.h"
+
+#include <mutex>
+#include <vector>
+
+#include "error.h"
+
+namespace cascade {
+
+namespace {
+
+// Halide reports failures through a process-wide handler; keep the last message of this thread
+// so the failing call can throw it instead of Halide printing it.
+thread_local std::string last_halide_error;
+
+void capture_halide_error(void *, const char *message) {
+    std::string text = message ? message : "unknown Halide error";
+    while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+    for (char &ch : text)
+        if (ch == '\n') ch = ' ';
+    last_halide_error = text;
+}
+
+void install_error_handler() {
+    static std::once_flag once;
+    std::call_once(once, [] { halide_set_error_handler(capture_halide_error); });
+}
+
+}  // namespace
+
+PipelineCall &PipelineCall::buffer(const std::string &name, halide_buffer_t *buffer) {
+    buffers_[name] = buffer;
+    return *this;
+}
+
+PipelineCall &PipelineCall::scalar(const std::string &name, float value) {
+    scalars_[name] = value;
+    return *this;
+}
+
+void PipelineCall::run(const Variant &variant) {
+    install_error_handler();
+    const halide_filter_metadata_t *meta = variant.metadata();
+    std::vector<void *> args;
+    for (int n = 0; n < meta->num_arguments; n++) {
+        const halide_filter_argument_t &arg = meta->arguments[n];
+        const std::string name = arg.name;
+        if (arg.kind == halide_argument_kind_input_scalar) {
+            auto it = scalars_.find(name);
+            if (it == scalars_.end()) throw Error(std::string(meta->name) + ": no value for '" + name + "'");
+            args.push_back(&it->second);
+        } else {
+            auto it = buffers_.find(name);
+            if (it == buffers_.end()) throw Error(std::string(meta->name) + ": no buffer for '" + name + "'");
+            args.push_back(it->second);
+        }
+    }
+    last_halide_error.clear();
+    if (variant.call(args.data()) != 0) {
+        throw Error(std::string(device_name(variant.device)) + " pipeline failed: " +
+                    (last_halide_error.empty() ? "no message" : last_halide_error));
+    }
+}
+
+void run_image_pipeline(const Variant &variant, const float *input, float *output, int width, int height,
+                        int channels, const std::map<std::string, float> &scalars) {
+    // Halide indexes buffers with 32-bit offsets.
+    const double bytes = double(width) * height * channels * sizeof(float);
+    if (bytes >= double(1u << 31))
+        throw Error("image of " + std::to_string(width) + "x" + std::to_string(height) + "x" +
+                    std::to_string(channels) + " floats exceeds the 2 GiB a pipeline buffer can address");
+    Halide::Runtime::Buffer<float> in(const_cast<float *>(input), width, height, channels);
+    Halide::Runtime::Buffer<float> out(output, width, height, channels);
+    PipelineCall call;
+    call.buffer("input", in.raw_buffer()).buffer("output", out.raw_buffer());
+    for (const auto &[name, value] : scalars) call.scalar(name, value);
+    if (variant.device == Device::cuda) in.set_host_dirty();
+    call.run(variant);
+    if (variant.device == Device::cuda) {
+        int failed = out.copy_to_host();
+        in.device_free();
+        out.device_free();
+        if (failed) throw Error("copying the result from the CUDA device failed: " + last_halide_error);
+    }
+}
+
+}  // namespace cascade

@@ -1,0 +1,32 @@
+#pragma once
+// Calls an AOT variant through its argv entry point, matching arguments by the names in the
+// variant's metadata, so one caller serves every generator whatever its arity.
+#include <HalideBuffer.h>
+
+#include <map>
+#include <string>
+
+#include "variants.h"
+
+namespace cascade {
+
+class PipelineCall {
+public:
+    PipelineCall &buffer(const std::string &name, halide_buffer_t *buffer);
+    PipelineCall &scalar(const std::string &name, float value);
+
+    // Runs the variant; throws cascade::Error with Halide's message when the pipeline fails,
+    // or when the metadata names an argument that was not given.
+    void run(const Variant &variant);
+
+private:
+    std::map<std::string, halide_buffer_t *> buffers_;
+    std::map<std::string, float> scalars_;
+};
+
+// Runs `variant` mapping `input` (W×H×C planar floats) to `output` of the same shape, copying
+// through the device for CUDA variants. `scalars` are the named scalar inputs.
+void run_image_pipeline(const Variant &variant, const float *input, float *output, int width, int height,
+                        int channels, const std::map<std::string, float> &scalars);
+
+}  // namespace cascade

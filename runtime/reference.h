@@ -1,0 +1,34 @@
+#pragma once
+// Serial double-precision definitions of the recursive filters, in the notation of Nehab et al.
+// 2011 (section 3). They are the ground truth every other computation is tested against, and
+// the block matrices are derived from them.
+#include <Eigen/Dense>
+#include <vector>
+
+#include "filter.h"
+#include "image.h"
+
+namespace cascade::reference {
+
+using Matrix = Eigen::MatrixXd;
+
+// Column filters act on each column of an h×w matrix.
+// F(P, X): P is r×w, its row j holding y_{j−r} (the last r outputs before the block).
+Matrix causal(const RecursiveFilter &f, const Matrix &P, const Matrix &X);
+// R(Y, E): E is r×w, its row j holding z_{h+j} (the first r outputs after the block).
+Matrix anticausal(const RecursiveFilter &f, const Matrix &Y, const Matrix &E);
+
+// Row filters F^T and R^T act on each row; their prologue P' and epilogue E' are h×r, column j
+// holding y_{·, j−r} and z_{·, w+j} respectively.
+Matrix causal_rows(const RecursiveFilter &f, const Matrix &Pt, const Matrix &X);
+Matrix anticausal_rows(const RecursiveFilter &f, const Matrix &X, const Matrix &Et);
+
+// The 2D filter of one h×w plane with zero prologues and epilogues (boundary `none`):
+// V = R^T(F^T(0, R(F(0, X), 0)), 0).
+Matrix filter_2d(const Filter2D &filter, const Matrix &X);
+
+// One plane of an Image as doubles, and the 2D filter of every channel of an image.
+Matrix plane(const Image &image, int channel);
+std::vector<Matrix> filter_2d(const Filter2D &filter, const Image &image);
+
+}  // namespace cascade::reference

@@ -1,0 +1,33 @@
+#pragma once
+// The AOT-compiled pipelines this build holds, and how to find one.
+#include <HalideRuntime.h>
+
+#include <string>
+#include <vector>
+
+namespace cascade {
+
+enum class Device { cpu, cuda };
+
+const char *device_name(Device device);  // "cpu", "cuda"
+
+struct Variant {
+    const char *algorithm;  // e.g. "iir_rt"
+    int order;              // filter order r the variant was generated for
+    Device device;
+    int (*call)(void **args);  // Halide's _argv entry point
+    const halide_filter_metadata_t *(*metadata)();
+};
+
+// Every variant of this build (generated from generators/CMakeLists.txt).
+const std::vector<Variant> &variants();
+
+// The variant of `algorithm` built for the smallest order ≥ `order` on `device`: a filter of
+// lower order runs on it with its extra feedback coefficients set to zero. Throws cascade::Error
+// naming the orders that exist when none fits.
+const Variant &find_variant(const std::string &algorithm, int order, Device device);
+
+// True when the build holds any variant for `device`.
+bool has_variants(Device device);
+
+}  // namespace cascade

@@ -1,0 +1,56 @@
+#include "rt_schedule.h"
+
+namespace cascade {
+
+using namespace Halide;
+
+namespace {
+
+struct PassVars {
+    Var across, c;  // the pure dimension the pass is parallel over, and the channel
+    RVar along;     // the scanned dimension
+};
+
+PassVars vars_of(const Pass &p) {
+    const auto args = p.func.args();
+    return {p.dim == Dim::y ? args[0] : args[1], args[2], p.scan.x};
+}
+
+}  // namespace
+
+void schedule_rt_cpu(const std::vector<Pass> &passes) {
+    for (size_t n = 0; n < passes.size(); n++) {
+        const Pass &p = passes[n];
+        Func f = p.func;
+        if (n + 1 < passes.size()) f.compute_root();
+        PassVars v = vars_of(p);
+        Var o("o"), i("i"), t("t");
+        // Eight lanes of neighbouring scans run in lockstep. Down the columns the lanes are
+        // contiguous; along the rows they are rows apart (gathers), which RT accepts as its cost.
+        f.update()
+            .split(v.across, o, i, 8, TailStrategy::GuardWithIf)
+            .reorder(i, v.along, o, v.c)
+            .vectorize(i)
+            .fuse(o, v.c, t)
+            .parallel(t);
+    }
+}
+
+void schedule_rt_cuda(const std::vector<Pass> &passes) {
+    for (size_t n = 0; n < passes.size(); n++) {
+        const Pass &p = passes[n];
+        Func f = p.func;
+        if (n + 1 < passes.size()) f.compute_root();
+        PassVars v = vars_of(p);
+        Var block("block"), thread("thread");
+        // One thread per column (or row), scanning serially: only W (or H) threads in flight,
+        // which is why RT is the baseline the tiled algorithms are measured against.
+        f.update()
+            .split(v.across, block, thread, 64, TailStrategy::GuardWithIf)
+            .reorder(v.along, thread, block, v.c)
+            .gpu_blocks(block, v.c)
+            .gpu_threads(thread);
+    }
+}
+
+}  // namespace cascade

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Installs what Cascade builds with on Debian 12 (bookworm). Safe to run again.
+set -euo pipefail
+packages=(cmake ninja-build g++ pkg-config libhalide14-0-dev libcli11-dev libeigen3-dev
+          libpng-dev libtiff-dev zlib1g-dev libgtest-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+$sudo apt-get update -q
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"

@@ -1,0 +1,176 @@
+// The `cascade` command line, run as a user runs it: results against the reference, and every
+// bad input ending in a one-line error, a non-zero exit and no output file.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "device.h"
+#include "image_io.h"
+#include "reference.h"
+#include "test_support.h"
+
+namespace cascade {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+    int status;
+    std::string out, err;
+};
+
+std::string slurp(const std::string &path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+// Runs `cascade <args>`; arguments are not quoted, so tests keep them free of spaces.
+Result run_cli(const std::string &args) {
+    static const std::string dir = testing::temporary_folder();
+    std::string out = dir + "/stdout", err = dir + "/stderr";
+    int raw = std::system((testing::cli_path() + " " + args + " >" + out + " 2>" + err).c_str());
+    return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(out), slurp(err)};
+}
+
+class CliTest : public ::testing::Test {
+protected:
+    std::string dir = testing::temporary_folder();
+    std::string path(const std::string &name) const { return dir + "/" + name; }
+
+    // Expects failure with a one-line message containing `needle` (status 1: "cascade: error:",
+    // 2: "cascade: usage error:"), and that `output` was not created.
+    void expect_failure(const std::string &args, const std::string &output, const std::string &needle,
+                        int status = 1) {
+        Result r = run_cli(args);
+        EXPECT_EQ(r.status, status) << args << "\n" << r.err;
+        EXPECT_EQ(r.err.rfind(status == 1 ? "cascade: error: " : "cascade: usage error: ", 0), 0u) << r.err;
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+        EXPECT_NE(r.err.find(needle), std::string::npos) << "expected '" << needle << "' in: " << r.err;
+        EXPECT_FALSE(fs::exists(output)) << output;
+        for (auto &entry : fs::directory_iterator(dir))
+            EXPECT_EQ(entry.path().filename().string().find(".tmp"), std::string::npos) << entry.path();
+    }
+
+    std::string write_npy(const Image &image, const std::string &name) {
+        write_image(path(name), from_planar_float(image, SampleType::f32));
+        return path(name);
+    }
+};
+
+std::string join(const std::vector<double> &a) {
+    std::ostringstream s;
+    s.precision(17);
+    for (size_t k = 0; k < a.size(); k++) s << (k ? "," : "") << a[k];
+    return s.str();
+}
+
+void expect_matches_reference(const std::string &device) {
+    auto rng = testing::rng_for_test();
+    std::string dir = testing::temporary_folder();
+    struct Size {
+        int w, h;
+    };
+    for (Size size : {Size{1, 1}, Size{1, 23}, Size{23, 1}, Size{61, 37}, Size{2000, 3}}) {
+        for (int order = 1; order <= 4; order++) {
+            RecursiveFilter f = testing::random_stable_filter(rng, order, 0.95, order % 2 == 0);
+            Image input = testing::random_image(rng, size.w, size.h, 2);
+            std::string in = dir + "/in.npy", out = dir + "/out.npy";
+            write_image(in, from_planar_float(input, SampleType::f32));
+            std::string args = "iir " + in + " " + out + " --feedback=" + join(f.feedback) +
+                               " --gain=" + join({f.gain}) + " --boundary none --device " + device;
+            Result r = run_cli(args);
+            ASSERT_EQ(r.status, 0) << args << "\n" << r.err;
+            Image output = to_planar_float(read_image(out));
+            ASSERT_EQ(output.width, size.w);
+            ASSERT_EQ(output.height, size.h);
+            ASSERT_EQ(output.channels, 2);
+            auto expected = reference::filter_2d(Filter2D{f, f}, input);
+            for (int c = 0; c < 2; c++)
+                EXPECT_LE(testing::relative_l2(reference::plane(output, c), expected[c]), 1e-5)
+                    << size.w << "x" << size.h << " order " << order;
+        }
+    }
+}
+
+TEST(Cli, IirMatchesReferenceOnCpu) { expect_matches_reference("cpu"); }
+
+TEST(Cli, IirMatchesReferenceOnCuda) {
+    if (cuda_info().devices == 0) GTEST_SKIP() << "no CUDA device: " << cuda_info().reason;
+    if (!has_variants(Device::cuda)) GTEST_SKIP() << "this build has no CUDA variants";
+    expect_matches_reference("cuda");
+}
+
+TEST(Cli, HelpExplainsEveryOption) {
+    Result top = run_cli("--help");
+    EXPECT_EQ(top.status, 0);
+    EXPECT_NE(top.out.find("iir"), std::string::npos);
+    Result iir = run_cli("iir --help");
+    EXPECT_EQ(iir.status, 0);
+    for (const char *option : {"--feedback", "--gain", "--boundary", "--device", "--output-type", "IN", "OUT",
+                               "quantized", "anticausal"})
+        EXPECT_NE(iir.out.find(option), std::string::npos) << option;
+}
+
+TEST_F(CliTest, BlursTheBundledSampleIntoEveryFormat) {
+    const std::string sample = testing::source_dir() + "/data/astronaut.png";
+    for (const char *name : {"blur.png", "blur.tif", "blur.pfm", "blur.npy"}) {
+        Result r = run_cli("iir " + sample + " " + path(name) + " --feedback -0.6 --device cpu");
+        ASSERT_EQ(r.status, 0) << name << ": " << r.err;
+        RawImage raw = read_image(path(name));
+        EXPECT_EQ(raw.width, 512u);
+        EXPECT_EQ(raw.height, 512u);
+        EXPECT_EQ(raw.channels, 3u);
+        EXPECT_EQ(raw.type, default_output_type(path(name)));
+    }
+}
+
+TEST_F(CliTest, BadInputsFailCleanly) {
+    const std::string sample = testing::source_dir() + "/data/astronaut.png";
+    const std::string out = path("out.npy");
+    std::ofstream(path("corrupt.png")) << "this is not a png";
+    std::ofstream(path("notes.txt")) << "text";
+    Image nan_image(4, 3, 1);
+    nan_image.at(1, 2, 0) = NAN;
+    std::string nan_npy = write_npy(nan_image, "nan.npy");
+
+    expect_failure("iir " + path("missing.png") + " " + out + " --feedback -0.5", out, "missing.png");
+    expect_failure("iir " + path("corrupt.png") + " " + out + " --feedback -0.5", out, "corrupt.png");
+    expect_failure("iir " + path("notes.txt") + " " + out + " --feedback -0.5", out, ".txt");
+    expect_failure("iir " + sample + " " + path("out.bmp") + " --feedback -0.5", path("out.bmp"), "extension");
+    expect_failure("iir " + sample + " " + out + " --feedback=", out, "--feedback", 2);
+    expect_failure("iir " + sample + " " + out + " --feedback=,", out, "empty item");
+    expect_failure("iir " + sample + " " + out + " --feedback 0.5,abc", out, "abc");
+    expect_failure("iir " + sample + " " + out + " --feedback -1.0", out, "unstable");
+    expect_failure("iir " + sample + " " + out + " --feedback 0.2,1.1", out, "unstable");
+    expect_failure("iir " + sample + " " + out + " --feedback -0.5 --gain nan", out, "finite");
+    expect_failure("iir " + nan_npy + " " + out + " --feedback -0.5", out, "non-finite");
+    expect_failure("iir " + sample + " " + out + " --feedback -0.5,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0",
+                   out, "this build has orders");
+    if (cuda_info().devices == 0)
+        expect_failure("iir " + sample + " " + out + " --feedback -0.5 --device cuda", out, "--device cuda");
+}
+
+TEST_F(CliTest, FailureLeavesAnExistingOutputUntouched) {
+    const std::string sample = testing::source_dir() + "/data/astronaut.png";
+    const std::string out = path("keep.npy");
+    std::ofstream(out) << "precious";
+    Result r = run_cli("iir " + sample + " " + out + " --feedback -1.5");
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(slurp(out), "precious");
+}
+
+TEST_F(CliTest, UsageErrorsExitWithTwo) {
+    EXPECT_EQ(run_cli("").status, 2);
+    EXPECT_EQ(run_cli("iir").status, 2);
+    EXPECT_EQ(run_cli("iir a.png b.png --feedback -0.5 --device gpu").status, 2);
+    EXPECT_EQ(run_cli("frobnicate").status, 2);
+}
+
+}  // namespace
+}  // namespace cascade

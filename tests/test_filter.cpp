@@ -1,0 +1,106 @@
+// Filter description: coefficient parsing, poles and the stability check.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "error.h"
+#include "filter.h"
+#include "test_support.h"
+
+namespace cascade {
+namespace {
+
+TEST(ParseCoefficients, AcceptsListsOfNumbers) {
+    EXPECT_EQ(parse_coefficients("-0.5"), std::vector<double>({-0.5}));
+    EXPECT_EQ(parse_coefficients("0.25,-1e-1, 3"), std::vector<double>({0.25, -0.1, 3.0}));
+}
+
+TEST(ParseCoefficients, RejectsMalformedLists) {
+    for (const char *bad : {"", ",", "0.5,", ",0.5", "0.5,,0.1", "abc", "0.5x", "nan", "inf", "1e999", "0.5;0.1"})
+        EXPECT_THROW(parse_coefficients(bad), Error) << "'" << bad << "'";
+}
+
+TEST(Poles, AreTheRootsOfTheFeedbackPolynomial) {
+    // (1 − 0.5 z⁻¹)(1 + 0.25 z⁻¹) = 1 − 0.25 z⁻¹ − 0.125 z⁻²
+    auto p = poles(RecursiveFilter{1.0, {-0.25, -0.125}});
+    ASSERT_EQ(p.size(), 2u);
+    std::vector<double> re = {p[0].real(), p[1].real()};
+    std::sort(re.begin(), re.end());
+    EXPECT_NEAR(re[0], -0.25, 1e-12);
+    EXPECT_NEAR(re[1], 0.5, 1e-12);
+    EXPECT_NEAR(p[0].imag(), 0.0, 1e-12);
+}
+
+TEST(RequireStable, AcceptsPolesInsideAndRejectsOnOrOutsideTheCircle) {
+    EXPECT_NO_THROW(require_stable(RecursiveFilter{0.5, {-0.5}}));
+    EXPECT_NO_THROW(require_stable(RecursiveFilter{1.0, {-1.8, 0.9}}));  // complex pair, |p| ≈ 0.95
+    EXPECT_THROW(require_stable(RecursiveFilter{1.0, {-1.0}}), Error);   // pole at 1: the SAT
+    EXPECT_THROW(require_stable(RecursiveFilter{1.0, {1.5}}), Error);
+    EXPECT_THROW(require_stable(RecursiveFilter{1.0, {0.0, 1.0}}), Error);  // poles ±i
+    EXPECT_THROW(require_stable(RecursiveFilter{1.0, {}}), Error);
+    EXPECT_THROW(require_stable(RecursiveFilter{NAN, {-0.5}}), Error);
+    EXPECT_THROW(require_stable(RecursiveFilter{1.0, {INFINITY}}), Error);
+}
+
+TEST(RandomStableFilter, HasPolesInsideTheRequestedRadius) {
+    auto rng = testing::rng_for_test();
+    for (int order = 1; order <= 8; order++) {
+        for (bool complex_poles : {false, true}) {
+            RecursiveFilter f = testing::random_stable_filter(rng, order, 0.95, complex_poles);
+            ASSERT_EQ(f.order(), order);
+            for (auto p : poles(f)) EXPECT_LT(std::abs(p), 0.95 + 1e-9);
+            EXPECT_NEAR(f.gain, unit_dc_gain(f.feedback), 1e-15);
+        }
+    }
+}
+
+}  // namespace
+}  // namespace cascade
+
+namespace cascade {
+namespace {
+
+// Multiplies the sections back into one filter, in double.
+RecursiveFilter product(const std::vector<RecursiveFilter> &sections) {
+    std::vector<double> poly{1.0};
+    double gain = 1.0;
+    for (const auto &s : sections) {
+        std::vector<double> next(poly.size() + s.order(), 0.0);
+        for (size_t i = 0; i < poly.size(); i++) {
+            next[i] += poly[i];
+            for (int k = 1; k <= s.order(); k++) next[i + k] += poly[i] * s.feedback[k - 1];
+        }
+        poly = next;
+        gain *= s.gain;
+    }
+    return {gain, std::vector<double>(poly.begin() + 1, poly.end())};
+}
+
+TEST(ToSections, MultiplyBackToTheFilter) {
+    auto rng = testing::rng_for_test();
+    for (int order = 1; order <= 8; order++) {
+        for (bool complex_poles : {false, true}) {
+            RecursiveFilter f = testing::random_stable_filter(rng, order, 0.95, complex_poles);
+            auto sections = to_sections(f);
+            for (const auto &s : sections) EXPECT_LE(s.order(), 2);
+            RecursiveFilter back = product(sections);
+            ASSERT_EQ(back.order(), order);
+            EXPECT_DOUBLE_EQ(back.gain, f.gain);
+            for (int k = 0; k < order; k++) EXPECT_NEAR(back.feedback[k], f.feedback[k], 1e-12);
+        }
+    }
+}
+
+TEST(ToSections, GiveOneSectionPerRealPoleAndPerConjugatePair) {
+    // (1 − 0.5 z⁻¹)(1 − 0.8 z⁻¹ + 0.25 z⁻²)(1 + 0.3 z⁻¹)
+    RecursiveFilter f = product({{2.0, {-0.5}}, {1.0, {-0.8, 0.25}}, {1.0, {0.3}}});
+    auto sections = to_sections(f);
+    ASSERT_EQ(sections.size(), 3u);
+    int second_order = 0;
+    for (const auto &s : sections) second_order += s.order() == 2;
+    EXPECT_EQ(second_order, 1);
+    EXPECT_DOUBLE_EQ(sections.front().gain, 2.0);
+}
+
+}  // namespace
+}  // namespace cascade

@@ -1,0 +1,145 @@
+// The AOT variants of the 2D recursive filter against the double-precision reference.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "device.h"
+#include "error.h"
+#include "iir.h"
+#include "reference.h"
+#include "test_support.h"
+
+namespace cascade {
+namespace {
+
+using testing::random_image;
+using testing::random_stable_filter;
+using testing::relative_l2;
+using testing::rng_for_test;
+
+struct Size {
+    int width, height;
+};
+
+// 1×1, a single row, a single column, primes, sizes off every tile, very wide and very tall.
+const Size kAwkwardSizes[] = {{1, 1},   {37, 1},  {1, 37},   {2, 2},    {3, 5},   {31, 29},
+                              {67, 131}, {127, 61}, {257, 193}, {2000, 3}, {3, 2000}};
+
+// Skips, saying why, when the CUDA variants cannot run here.
+bool cuda_unavailable(std::string &why) {
+    if (!has_variants(Device::cuda)) {
+        why = "this build has no CUDA variants";
+        return true;
+    }
+    if (cuda_info().devices == 0) {
+        why = "no CUDA device: " + cuda_info().reason;
+        return true;
+    }
+    return false;
+}
+
+struct Case {
+    DeviceChoice device;
+    Form form;
+    int order;
+    bool complex_poles;
+};
+
+// The sections hold 1e-5 at every order. The direct form does at orders ≤ 2; above, float32
+// rounding of clustered poles' coefficients costs it up to ~1e-4 (docs/algorithms.md).
+double tolerance(const Case &c) { return c.form == Form::direct && c.order > 2 ? 5e-4 : 1e-5; }
+
+class IirRtTest : public ::testing::TestWithParam<Case> {
+protected:
+    void SetUp() override {
+        std::string why;
+        if (GetParam().device == DeviceChoice::cuda && cuda_unavailable(why)) GTEST_SKIP() << why;
+    }
+};
+
+TEST_P(IirRtTest, MatchesDoubleReferenceOnAwkwardSizes) {
+    const Case &p = GetParam();
+    auto rng = rng_for_test();
+    for (Size size : kAwkwardSizes) {
+        for (int channels : {1, 3}) {
+            Filter2D filter{random_stable_filter(rng, p.order, 0.95, p.complex_poles),
+                            random_stable_filter(rng, p.order, 0.95, p.complex_poles)};
+            Image input = random_image(rng, size.width, size.height, channels);
+            Image output(size.width, size.height, channels);
+            std::fill(output.data.begin(), output.data.end(), std::numeric_limits<float>::quiet_NaN());
+            iir_2d(input, output, filter, {Boundary::none, p.device, p.form});
+            auto expected = reference::filter_2d(filter, input);
+            for (int c = 0; c < channels; c++) {
+                double error = relative_l2(reference::plane(output, c), expected[c]);
+                EXPECT_LE(error, tolerance(p)) << size.width << "x" << size.height << " channel " << c;
+            }
+        }
+    }
+}
+
+std::vector<Case> all_cases() {
+    std::vector<Case> cases;
+    for (DeviceChoice device : {DeviceChoice::cpu, DeviceChoice::cuda})
+        for (Form form : {Form::direct, Form::sections})
+            for (int order = 1; order <= 5; order++)
+                for (bool complex_poles : {false, true})
+                    if (!(complex_poles && order == 1)) cases.push_back({device, form, order, complex_poles});
+    return cases;
+}
+
+std::string case_name(const ::testing::TestParamInfo<Case> &info) {
+    const Case &c = info.param;
+    return std::string(c.device == DeviceChoice::cuda ? "cuda" : "cpu") +
+           (c.form == Form::direct ? "_direct" : "_sections") + "_order" + std::to_string(c.order) +
+           (c.complex_poles ? "_complex" : "_real");
+}
+
+INSTANTIATE_TEST_SUITE_P(Variants, IirRtTest, ::testing::ValuesIn(all_cases()), case_name);
+
+TEST(IirRt, SectionsReachOrdersBeyondTheDirectVariants) {
+    auto rng = rng_for_test();
+    for (int order : {6, 8, 10}) {
+        // Complex pairs: an order-2S filter needs S sections, within the build's S ≤ 5.
+        Filter2D filter{random_stable_filter(rng, order, 0.95, true), random_stable_filter(rng, order, 0.95, true)};
+        Image input = random_image(rng, 53, 41, 1);
+        Image output = iir_2d(input, filter, {Boundary::none, DeviceChoice::cpu, Form::sections});
+        auto expected = reference::filter_2d(filter, input);
+        EXPECT_LE(relative_l2(reference::plane(output, 0), expected[0]), 1e-5) << "order " << order;
+    }
+}
+
+TEST(IirRt, MixedOrdersRunOnTheHigherOrderVariant) {
+    auto rng = rng_for_test();
+    Filter2D filter{random_stable_filter(rng, 1, 0.9, false), random_stable_filter(rng, 4, 0.9, true)};
+    Image input = random_image(rng, 45, 38, 2);
+    Image output = iir_2d(input, filter, {Boundary::none, DeviceChoice::cpu});
+    auto expected = reference::filter_2d(filter, input);
+    for (int c = 0; c < 2; c++) EXPECT_LE(relative_l2(reference::plane(output, c), expected[c]), 1e-5);
+}
+
+TEST(IirRt, RejectsUnstableFiltersAndMissingOrders) {
+    Image input(4, 4, 1);
+    RecursiveFilter unstable{1.0, {-1.0}};
+    RecursiveFilter stable{0.5, {-0.5}};
+    EXPECT_THROW(iir_2d(input, Filter2D{unstable, stable}), Error);
+    RecursiveFilter high{1.0, std::vector<double>(40, 0.0)};
+    high.feedback[0] = -0.5;
+    try {
+        iir_2d(input, Filter2D{high, high}, {Boundary::none, DeviceChoice::cpu});
+        FAIL() << "an order beyond the build's was accepted";
+    } catch (const Error &e) {
+        EXPECT_NE(std::string(e.what()).find("this build has orders"), std::string::npos) << e.what();
+    }
+}
+
+TEST(IirRt, RejectsNonFiniteInput) {
+    Image input(3, 2, 1);
+    input.at(2, 1, 0) = std::numeric_limits<float>::infinity();
+    EXPECT_THROW(require_finite(input), Error);
+    input.at(2, 1, 0) = 0;
+    EXPECT_NO_THROW(require_finite(input));
+}
+
+}  // namespace
+}  // namespace cascade
