@@ -82,7 +82,7 @@ Signal1D make_signal(std::mt19937_64 &rng, int r, int b, bool complex_poles) {
 }
 
 class BlockAlgebra : public ::testing::TestWithParam<std::tuple<int, int>> {
-   protected:
+protected:
     int r() const { return std::get<0>(GetParam()); }
     int b() const { return std::get<1>(GetParam()); }
     // Both pole kinds for each pass: the causal filter gets complex poles when the anticausal
