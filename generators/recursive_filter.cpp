@@ -36,6 +36,16 @@ Pass recursive_pass(Func out, Func in, const Coefficients &k, Dim dim, Expr exte
 
 }  // namespace
 
+Pass prefix_sum(Func out, Func in, Dim dim, Expr extent) {
+    Var x("x"), y("y"), c("c");
+    const Type type = in.output_types()[0];
+    out(x, y, c) = undef(type);
+    RDom i(0, extent, out.name() + "_i");
+    Expr previous = out(at(out, dim, max(i.x - 1, 0)));
+    out(at(out, dim, i.x)) = in(at(out, dim, i.x)) + select(i.x > 0, previous, cast(type, 0));
+    return Pass{out, i, dim};
+}
+
 Pass causal(Func out, Func in, const Coefficients &k, Dim dim, Expr extent) {
     return recursive_pass(out, in, k, dim, extent, -1);
 }

@@ -38,4 +38,9 @@ Pass causal(Halide::Func out, Halide::Func in, const Coefficients &k, Dim dim, H
 // zero.
 Pass anticausal(Halide::Func out, Halide::Func in, const Coefficients &k, Dim dim, Halide::Expr extent);
 
+// Defines `out` as the running sum of `in` along `dim` (the causal pass with b0 = 1, a_1 = −1,
+// written without the multiply so that it is exact in integer types too). `out` takes the type
+// of `in`.
+Pass prefix_sum(Halide::Func out, Halide::Func in, Dim dim, Halide::Expr extent);
+
 }  // namespace cascade

@@ -15,6 +15,10 @@ size_t sample_size(SampleType type) {
             return 1;
         case SampleType::u16:
             return 2;
+        case SampleType::u32:
+            return 4;
+        case SampleType::u64:
+            return 8;
         case SampleType::f32:
             return 4;
         case SampleType::f64:
@@ -29,6 +33,10 @@ const char *sample_name(SampleType type) {
             return "uint8";
         case SampleType::u16:
             return "uint16";
+        case SampleType::u32:
+            return "uint32";
+        case SampleType::u64:
+            return "uint64";
         case SampleType::f32:
             return "float32";
         case SampleType::f64:
@@ -67,7 +75,7 @@ T quantize(float v) {
         constexpr double top = std::numeric_limits<T>::max();
         if (!(v > 0.0f)) return 0;  // also NaN
         if (v >= 1.0f) return T(top);
-        return T(std::lround(double(v) * top));
+        return T(std::floor(double(v) * top + 0.5));  // lround would overflow long for 64 bits
     } else {
         return T(v);
     }
@@ -102,6 +110,12 @@ Image to_planar_float(const RawImage &raw) {
         case SampleType::u16:
             to_planes<uint16_t>(raw, image);
             break;
+        case SampleType::u32:
+            to_planes<uint32_t>(raw, image);
+            break;
+        case SampleType::u64:
+            to_planes<uint64_t>(raw, image);
+            break;
         case SampleType::f32:
             to_planes<float>(raw, image);
             break;
@@ -130,6 +144,12 @@ RawImage from_planar_float(const Image &image, SampleType type) {
             break;
         case SampleType::u16:
             from_planes<uint16_t>(image, raw);
+            break;
+        case SampleType::u32:
+            from_planes<uint32_t>(image, raw);
+            break;
+        case SampleType::u64:
+            from_planes<uint64_t>(image, raw);
             break;
         case SampleType::f32:
             from_planes<float>(image, raw);

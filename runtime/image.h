@@ -7,10 +7,12 @@
 namespace cascade {
 
 // Sample types the image files can hold.
-enum class SampleType { u8, u16, f32, f64 };
+// Sample types the image files can hold. u32 and u64 appear as summed-area tables of integer
+// images (NPY and TIFF hold them).
+enum class SampleType { u8, u16, u32, u64, f32, f64 };
 
 size_t sample_size(SampleType type);
-const char *sample_name(SampleType type);  // "uint8", "uint16", "float32", "float64"
+const char *sample_name(SampleType type);  // "uint8", "uint16", "uint32", "uint64", "float32", "float64"
 
 // An image as stored in a file: H×W×C samples, row-major, channels interleaved, in native
 // byte order. Integer samples keep their raw values (SAT needs them exact).

@@ -101,6 +101,10 @@ bool parse_descr(const std::string &descr, SampleType *type, bool *swap) {
     if (order != '<' && order != '>') return false;
     if (kind == "u2")
         *type = SampleType::u16;
+    else if (kind == "u4")
+        *type = SampleType::u32;
+    else if (kind == "u8")
+        *type = SampleType::u64;
     else if (kind == "f4")
         *type = SampleType::f32;
     else if (kind == "f8")
@@ -117,6 +121,10 @@ const char *descr_of(SampleType type) {
             return "|u1";
         case SampleType::u16:
             return "<u2";
+        case SampleType::u32:
+            return "<u4";
+        case SampleType::u64:
+            return "<u8";
         case SampleType::f32:
             return "<f4";
         case SampleType::f64:

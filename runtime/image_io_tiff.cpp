@@ -47,6 +47,10 @@ bool sample_type_of(int bits, int format, SampleType *type) {
         *type = SampleType::u8;
     else if (format == SAMPLEFORMAT_UINT && bits == 16)
         *type = SampleType::u16;
+    else if (format == SAMPLEFORMAT_UINT && bits == 32)
+        *type = SampleType::u32;
+    else if (format == SAMPLEFORMAT_UINT && bits == 64)
+        *type = SampleType::u64;
     else if (format == SAMPLEFORMAT_IEEEFP && bits == 32)
         *type = SampleType::f32;
     else if (format == SAMPLEFORMAT_IEEEFP && bits == 64)

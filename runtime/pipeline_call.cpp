@@ -74,14 +74,29 @@ void run_image_pipeline(const Variant &variant, const float *input, float *outpu
     PipelineCall call;
     call.buffer("input", in.raw_buffer()).buffer("output", out.raw_buffer());
     for (const auto &[name, value] : scalars) call.scalar(name, value);
-    if (variant.device == Device::cuda) in.set_host_dirty();
-    call.run(variant);
-    if (variant.device == Device::cuda) {
-        int failed = out.copy_to_host();
-        in.device_free();
-        out.device_free();
-        if (failed) throw Error("copying the result from the CUDA device failed: " + last_halide_error);
+    run_on_host(variant, call, {in.raw_buffer()}, {out.raw_buffer()});
+}
+
+void run_on_host(const Variant &variant, PipelineCall &call, const std::vector<halide_buffer_t *> &inputs,
+                 const std::vector<halide_buffer_t *> &outputs) {
+    if (variant.device == Device::cpu) {
+        call.run(variant);
+        return;
     }
+    for (halide_buffer_t *b : inputs) b->set_host_dirty(true);
+    std::string failure;
+    try {
+        call.run(variant);
+    } catch (const Error &e) {
+        failure = e.what();
+    }
+    for (halide_buffer_t *b : outputs)
+        if (failure.empty() && b->device && halide_copy_to_host(nullptr, b) != 0)
+            failure = "copying the result from the CUDA device failed: " + last_halide_error;
+    for (const auto *list : {&inputs, &outputs})
+        for (halide_buffer_t *b : *list)
+            if (b->device) halide_device_free(nullptr, b);
+    if (!failure.empty()) throw Error(failure);
 }
 
 }  // namespace cascade

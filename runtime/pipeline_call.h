@@ -5,6 +5,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include "variants.h"
 
@@ -23,6 +24,11 @@ private:
     std::map<std::string, halide_buffer_t *> buffers_;
     std::map<std::string, float> scalars_;
 };
+
+// Runs `call` on buffers whose data live on the host: for a CUDA variant the inputs are marked
+// host-dirty first, and the outputs are copied back and every device allocation released after.
+void run_on_host(const Variant &variant, PipelineCall &call, const std::vector<halide_buffer_t *> &inputs,
+                 const std::vector<halide_buffer_t *> &outputs);
 
 // Runs `variant` mapping `input` (W×H×C planar floats) to `output` of the same shape, copying
 // through the device for CUDA variants. `scalars` are the named scalar inputs.

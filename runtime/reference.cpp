@@ -44,6 +44,13 @@ Matrix filter_2d(const Filter2D &filter, const Matrix &X) {
     return anticausal_rows(filter.horizontal, U, Matrix::Zero(h, rh));
 }
 
+Matrix summed_area_table(const Matrix &X) {
+    Matrix V = X;
+    for (Eigen::Index i = 1; i < V.rows(); i++) V.row(i) += V.row(i - 1);
+    for (Eigen::Index j = 1; j < V.cols(); j++) V.col(j) += V.col(j - 1);
+    return V;
+}
+
 Matrix plane(const Image &image, int channel) {
     Matrix m(image.height, image.width);
     for (int y = 0; y < image.height; y++)

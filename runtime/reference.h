@@ -27,6 +27,9 @@ Matrix anticausal_rows(const RecursiveFilter &f, const Matrix &X, const Matrix &
 // V = R^T(F^T(0, R(F(0, X), 0)), 0).
 Matrix filter_2d(const Filter2D &filter, const Matrix &X);
 
+// The inclusive summed-area table of one plane, in double.
+Matrix summed_area_table(const Matrix &X);
+
 // One plane of an Image as doubles, and the 2D filter of every channel of an image.
 Matrix plane(const Image &image, int channel);
 std::vector<Matrix> filter_2d(const Filter2D &filter, const Image &image);

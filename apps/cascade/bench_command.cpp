@@ -1,0 +1,225 @@
+// `cascade bench`: throughput of the SAT and IIR pipelines and the CUDA baselines, as a fraction
+// of the rate the machine copies an image at (docs/bench.md).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <memory>
+
+#include "bench.h"
+#include "commands.h"
+#include "device.h"
+#include "error.h"
+#include "sat.h"
+
+namespace cascade::cli {
+
+namespace {
+
+struct BenchArgs {
+    std::vector<std::string> ops = bench_ops(), variants, sizes;
+    std::string device = "auto";
+    BenchOptions options;
+    bool json = false;
+};
+
+// "N" for N×N, or "WxH".
+std::pair<int, int> parse_size(const std::string &text) {
+    auto number = [&](const std::string &digits) {
+        if (digits.empty() || digits.size() > 6 || digits.find_first_not_of("0123456789") != std::string::npos ||
+            std::stoi(digits) < 1)
+            throw Error("bad size '" + text + "' (expected N or WxH, e.g. 4096 or 5000x3001)");
+        return std::stoi(digits);
+    };
+    const size_t x = text.find('x');
+    if (x == std::string::npos) return {number(text), number(text)};
+    return {number(text.substr(0, x)), number(text.substr(x + 1))};
+}
+
+bool is_variant_of(const std::string &op, const std::string &variant) {
+    if (op == "sat") {
+        try {
+            parse_sat_algorithm(variant);
+            return true;
+        } catch (const Error &) {
+            return false;
+        }
+    }
+    const std::vector<std::string> known = bench_variants(op);
+    return std::find(known.begin(), known.end(), variant) != known.end();
+}
+
+Device choose_device(const std::string &choice) {
+    if (choice == "cpu") return Device::cpu;
+    if (choice == "cuda") return Device::cuda;
+    return has_variants(Device::cuda) && bench_cuda_unavailable_reason().empty() ? Device::cuda : Device::cpu;
+}
+
+// Size-major, ops in the order given: each size's rows read as one comparison.
+std::vector<BenchCase> make_cases(const BenchArgs &args, Device device) {
+    for (const std::string &v : args.variants)
+        if (std::none_of(args.ops.begin(), args.ops.end(), [&](const std::string &op) { return is_variant_of(op, v); }))
+            throw Error("--variants: '" + v + "' is no variant of the ops selected (see --help)");
+    std::vector<std::string> sizes = args.sizes;
+    if (sizes.empty())
+        sizes = device == Device::cuda ? std::vector<std::string>{"1024", "2048", "4096", "8192", "16384", "5000x3001"}
+                                       : std::vector<std::string>{"512", "1024", "2048"};
+    std::vector<BenchCase> cases;
+    for (const std::string &size : sizes) {
+        const auto [width, height] = parse_size(size);
+        for (const std::string &op : args.ops) {
+            std::vector<std::string> variants = bench_variants(op);
+            if (!args.variants.empty() && variants != std::vector<std::string>{""}) {
+                variants.clear();
+                for (const std::string &v : args.variants)
+                    if (is_variant_of(op, v)) variants.push_back(v);
+            }
+            for (const std::string &v : variants) cases.push_back({op, v, width, height, device});
+        }
+    }
+    return cases;
+}
+
+// The command line exactly as the process received it, quoted for a POSIX shell.
+std::string command_line() {
+    std::ifstream in("/proc/self/cmdline", std::ios::binary);
+    const std::string raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string line, arg;
+    for (char ch : raw) {
+        if (ch != '\0') {
+            arg += ch;
+            continue;
+        }
+        const bool plain = !arg.empty() && arg.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                                                 "0123456789-_=+,./:@%") == std::string::npos;
+        std::string quoted = "'";
+        for (char c : arg) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+        line += (line.empty() ? "" : " ") + (plain ? arg : quoted + "'");
+        arg.clear();
+    }
+    return line.empty() ? "cascade bench (command line unavailable)" : line;
+}
+
+std::string cuda_device_text() {
+    if (cuda_info().devices == 0) return "none (" + cuda_info().reason + ")";
+    return cuda_info().name;
+}
+
+std::string json_string(const std::string &text) {
+    std::string out = "\"";
+    for (unsigned char c : text) {
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += char(c);
+        } else if (c < 0x20) {
+            char escaped[8];
+            std::snprintf(escaped, sizeof(escaped), "\\u%04x", c);
+            out += escaped;
+        } else {
+            out += char(c);
+        }
+    }
+    return out + "\"";
+}
+
+std::string json_number(double value) {
+    if (!std::isfinite(value)) return "null";
+    char text[32];
+    std::snprintf(text, sizeof(text), "%.6g", value);
+    return text;
+}
+
+void print_json(const BenchArgs &args, const std::vector<BenchResult> &results) {
+    const BenchOptions &o = args.options;
+    std::printf("{\"command\": %s, \"cuda_device\": %s, \"warmup\": %d, \"repetitions\": %d, \"seed\": %u}\n",
+                json_string(command_line()).c_str(), json_string(cuda_device_text()).c_str(), o.warmup,
+                o.repetitions, o.seed);
+    for (const BenchResult &r : results)
+        std::printf(
+            "{\"op\": %s, \"variant\": %s, \"width\": %d, \"height\": %d, \"device\": %s, \"median_ms\": %s, "
+            "\"gips\": %s, \"floor_fraction\": %s, \"bytes_per_pixel\": %s, \"note\": %s}\n",
+            json_string(r.c.op).c_str(), json_string(r.c.variant).c_str(), r.c.width, r.c.height,
+            json_string(device_name(r.c.device)).c_str(), json_number(r.median_ms).c_str(),
+            json_number(r.gips).c_str(), json_number(r.floor_fraction).c_str(),
+            json_number(r.bytes_per_pixel).c_str(), json_string(r.note).c_str());
+}
+
+void print_table(const BenchArgs &args, const std::vector<BenchResult> &results) {
+    const BenchOptions &o = args.options;
+    std::printf("command: %s\ncuda device: %s\n", command_line().c_str(), cuda_device_text().c_str());
+    std::printf("median of %d calls after %d warm-up calls, seed %u; CUDA: event pairs on the default stream,\n"
+                "calls back to back. floor = the copy measured at the same size: floor GiP/s = copy bytes/s /\n"
+                "B/px / 2^30, of_floor = GiP/s / floor GiP/s.\n\n",
+                o.repetitions, o.warmup, o.seed);
+    std::printf("%-8s %-11s %-12s %-6s %12s %10s %5s %9s  %s\n", "op", "variant", "size", "device", "median_ms",
+                "GiP/s", "B/px", "of_floor", "note");
+    auto number = [](double value, const char *format) {
+        char text[32] = "-";
+        if (std::isfinite(value)) std::snprintf(text, sizeof(text), format, value);
+        return std::string(text);
+    };
+    for (const BenchResult &r : results) {
+        const std::string size = std::to_string(r.c.width) + "x" + std::to_string(r.c.height);
+        std::printf("%-8s %-11s %-12s %-6s %12s %10s %5s %9s  %s\n", r.c.op.c_str(),
+                    r.c.variant.empty() ? "-" : r.c.variant.c_str(), size.c_str(), device_name(r.c.device),
+                    number(r.median_ms, "%.4f").c_str(), number(r.gips, "%.2f").c_str(),
+                    number(r.bytes_per_pixel, "%.0f").c_str(), number(r.floor_fraction, "%.3f").c_str(),
+                    r.note.c_str());
+    }
+}
+
+void run(const BenchArgs &args) {
+    const std::vector<BenchResult> results = run_benchmark(make_cases(args, choose_device(args.device)), args.options);
+    if (args.json) {
+        print_json(args, results);
+    } else {
+        print_table(args, results);
+    }
+    std::fflush(stdout);
+    const auto failed = std::count_if(results.begin(), results.end(), [](const BenchResult &r) {
+        return r.note.rfind("failed", 0) == 0 || r.note.find("FAILED") != std::string::npos;
+    });
+    if (failed) throw Error(std::to_string(failed) + " bench case(s) failed; see their notes");
+}
+
+}  // namespace
+
+Command add_bench_command(CLI::App &app) {
+    auto args = std::make_shared<BenchArgs>();
+    CLI::App *cmd = app.add_subcommand("bench", "Time the pipelines and baselines against the copy floor");
+    cmd->footer(
+        "Runs every case in this process on random float32 W×H images already in place (on the GPU for\n"
+        "cuda). Ops: copy (the floor: cudaMemcpyAsync device to device, or memcpy; 8 B/px), sat (the\n"
+        "SAT variants; 8 B/px), cub-sat (a two-pass CUB SAT, CUDA only; 8 B/px), iir (rt-order1: a1 =\n"
+        "-0.5; rt-order3: the van Vliet Gaussian, sigma 4, as sections; 12 B/px). Cases that cannot run\n"
+        "say why in their note (unavailable, not built); exit status 1 when a case failed. docs/bench.md.");
+    cmd->add_option("--op", args->ops, "Ops, comma-separated: copy, sat, cub-sat, iir")
+        ->delimiter(',')
+        ->check(CLI::IsMember(bench_ops()))
+        ->capture_default_str();
+    cmd->add_option("--variants", args->variants,
+                    "Variants of sat (naive, overlapped, 2r1w, 1r1w, 1r1w-split, auto) and iir (rt-order1, "
+                    "rt-order3) to run, comma-separated (default: all)")
+        ->delimiter(',');
+    cmd->add_option("--sizes", args->sizes,
+                    "Sizes N (N×N) or WxH, comma-separated (default cuda: 1024,2048,4096,8192,16384,5000x3001; "
+                    "cpu: 512,1024,2048)")
+        ->delimiter(',');
+    cmd->add_option("--device", args->device, "auto (CUDA when it can run here), cpu or cuda")
+        ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
+        ->capture_default_str();
+    cmd->add_option("--repetitions", args->options.repetitions, "Timed calls per case (the median is reported)")
+        ->check(CLI::Range(1, 100000))
+        ->capture_default_str();
+    cmd->add_option("--warmup", args->options.warmup, "Untimed calls before timing (after one probe call)")
+        ->check(CLI::Range(0, 100000))
+        ->capture_default_str();
+    cmd->add_option("--seed", args->options.seed, "Seed of the random input")->capture_default_str();
+    cmd->add_flag("--check", args->options.check,
+                  "Also compare the copy, sat and cub-sat outputs with a double-precision reference");
+    cmd->add_flag("--json", args->json, "One JSON object per line (a header, then one per case) instead of a table");
+    return {cmd, [args] { run(*args); }};
+}
+
+}  // namespace cascade::cli

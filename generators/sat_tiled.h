@@ -1,0 +1,39 @@
+#pragma once
+// The tiled summed-area tables of Nehab et al. 2011 (algorithm SAT, "overlapped") and Kasagi et
+// al. 2014 (2R1W) as Halide Funcs. Both read the image twice and write it once:
+//   1. per b×b tile, sums of its columns and rows (the only full read of the first pass);
+//   2. carries across tiles from those sums alone;
+//   3. per tile, re-read, seed the first row and column with the carries, scan, write.
+// They differ in the carries: Nehab completes the column carries, then the row carries with the
+// column carries folded in (eqs. 44-45: two dependent scans); Kasagi computes column, row and
+// corner carries independently, so one pass over the sums serves them all.
+#include <Halide.h>
+
+#include <string>
+
+namespace cascade {
+
+struct SatTiledFuncs {
+    int tile;                  // b
+    Halide::Func samples;      // the input in the accumulation type, zero outside the image
+    Halide::Func block_sums;   // (i, k, tx, ty, c): k = 0 column sums, k = 1 row sums of a tile
+    Halide::Func column_sums, row_sums, row_prefix, tile_in;  // stage-1 helpers, per tile
+    Halide::Func chunk_sums, row_chunk_sums;  // the carries' totals over chunks of tiles
+    Halide::Func carry_source;                // what the carries sum, one row j per carry
+    Halide::Func carries;      // (j, t, c): exclusive prefix over tiles of the sums (see .cpp)
+    Halide::Func corner;       // (tx, ty, c): 2R1W's sum of all tiles above and to the left
+    Halide::Func row_carries;  // overlapped: completed row carries, eq. 45
+    Halide::Func strip_totals; // overlapped: s(P_{m−1,n}(Y)), the column carries' sum per tile
+    Halide::Func local;        // (xi, yi, tx, ty, c): the seeded tile, then its two scans
+    Halide::Func output;
+    Halide::RDom scan;         // over [1, b): the in-tile scans
+    Halide::RDom across;       // over [0, b): the tile sums
+    Halide::Var x, y, c, i, k, j, t, tx, ty, xi, yi;
+};
+
+// Defines the tiled table of `input` (x, y, c) into `output` with tile size b;
+// `algorithm` is "overlapped" or "2r1w".
+SatTiledFuncs define_sat_tiled(Halide::Func input, Halide::Expr width, Halide::Expr height, Halide::Func output,
+                               Halide::Type accumulator, int b, const std::string &algorithm);
+
+}  // namespace cascade

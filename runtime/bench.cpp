@@ -1,0 +1,397 @@
+#include "bench.h"
+
+#include <HalideBuffer.h>
+#include <HalideRuntimeCuda.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <tuple>
+
+#include "cuda_context.h"
+#include "device.h"
+#include "error.h"
+#include "filter.h"
+#include "gaussian.h"
+#include "iir.h"
+#include "pipeline_call.h"
+#include "sat.h"
+#ifdef CASCADE_HAVE_CUDA_RUNTIME
+#include "baselines/cub_sat.h"
+#endif
+
+namespace cascade {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kGi = 1024.0 * 1024.0 * 1024.0;
+constexpr double kCopyBytesPerPixel = 8;  // one float read, one written
+// Far above float rounding of any SAT the bench runs, far below the error of a wrong one.
+constexpr double kCheckTolerance = 1e-4;
+constexpr double kSelfCheckTolerance = 1e-5;  // 67×45: float rounding stays near 1e-7
+
+// A case that cannot run here; its message is the result's note.
+struct Skip {
+    std::string note;
+};
+
+double median(std::vector<double> values) {
+    std::sort(values.begin(), values.end());
+    const size_t n = values.size();
+    return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+// Uniform in [0, 1) (splitmix64): fast enough for 2^28 pixels, the same on every machine.
+void fill_random(float *data, size_t n, unsigned seed) {
+    uint64_t state = 0x2545f4914f6cdd1dull * (uint64_t(seed) + 1);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        data[i] = float((z ^ (z >> 31)) >> 40) * 0x1p-24f;
+    }
+}
+
+// max |output − SAT(input)| ÷ max |SAT(input)|, the table accumulated in double a row at a time.
+double sat_error(const float *input, const float *output, int width, int height) {
+    std::vector<double> above(width, 0.0);
+    double error = 0, largest = 0;
+    for (size_t y = 0, i = 0; y < size_t(height); y++) {
+        double row = 0;
+        for (int x = 0; x < width; x++, i++) {
+            row += input[i];
+            above[x] += row;
+            error = std::max(error, std::abs(output[i] - above[x]));
+            largest = std::max(largest, std::abs(above[x]));
+        }
+    }
+    return largest > 0 ? error / largest : error;
+}
+
+// iir_2d runs on host images; the bench calls the variant on its buffers, which may live on the
+// device. The scalars are those iir_2d passes (runtime/iir.cpp).
+std::function<void()> iir_call(const std::string &variant, halide_buffer_t *input, halide_buffer_t *output,
+                               Device device) {
+    RecursiveFilter filter;
+    Form form = Form::direct;
+    if (variant == "rt-order1") {
+        filter.gain = 0.5;
+        filter.feedback = {-0.5};
+    } else if (variant == "rt-order3") {
+        filter = van_vliet_gaussian(4.0);
+        form = Form::sections;
+    } else {
+        throw Skip{"unknown variant (iir has rt-order1, rt-order3)"};
+    }
+    const std::vector<RecursiveFilter> sections = to_sections(filter);
+    const bool direct = form == Form::direct;
+    const char *algorithm = direct ? "iir_rt" : "iir_rt_sections";
+    const Variant *found = nullptr;
+    try {
+        found = &find_variant(algorithm, direct ? filter.order() : int(sections.size()), device);
+    } catch (const Error &e) {
+        throw Skip{std::string("not built: ") + e.what()};
+    }
+    std::vector<float> feedback;
+    if (direct) {
+        for (double a : filter.feedback) feedback.push_back(float(a));
+        feedback.resize(found->order, 0.0f);
+    } else {
+        for (const RecursiveFilter &s : sections) {
+            feedback.push_back(float(s.feedback[0]));
+            feedback.push_back(s.order() > 1 ? float(s.feedback[1]) : 0.0f);
+        }
+        feedback.resize(2 * found->order, 0.0f);  // identity sections
+    }
+    auto call = std::make_shared<PipelineCall>();
+    call->buffer("input", input).buffer("output", output);
+    for (const char *axis : {"y", "x"}) {
+        call->scalar(std::string("gain_") + axis, float(filter.gain));
+        for (size_t k = 0; k < feedback.size(); k++)
+            call->scalar(std::string("feedback_") + axis + "_" + std::to_string(k), feedback[k]);
+    }
+    return [call, found] { call->run(*found); };
+}
+
+// The buffers of one size on one device: W×H×1 float32 input (random) and output, host-backed;
+// on CUDA also in device memory of the CUDA runtime, wrapped for Halide, the input uploaded.
+class Workspace {
+public:
+    Workspace(int width, int height, Device device, unsigned seed)
+        : width_(width), height_(height), device_(device), input_(width, height, 1), output_(width, height, 1) {
+        fill_random(input_.data(), pixels(), seed);
+        std::memset(output_.data(), 0, bytes());  // Buffer::fill would mark the host dirty
+#ifdef CASCADE_HAVE_CUDA_RUNTIME
+        if (device == Device::cuda) {
+            device_input_ = std::make_unique<baselines::DeviceArray>(bytes());
+            device_output_ = std::make_unique<baselines::DeviceArray>(bytes());
+            device_input_->upload(input_.data());
+            device_output_->upload(output_.data());
+            // Wrapped, not copied: no device allocation of Halide's that a crop could free, and
+            // neither buffer dirty on both sides.
+            const halide_device_interface_t *cuda = halide_cuda_device_interface();
+            if (input_.device_wrap_native(cuda, uint64_t(device_input_->data())) != 0 ||
+                output_.device_wrap_native(cuda, uint64_t(device_output_->data())) != 0)
+                throw Error("wrapping device memory in Halide buffers failed");
+        }
+#endif
+    }
+
+    size_t pixels() const { return size_t(width_) * height_; }
+    size_t bytes() const { return pixels() * sizeof(float); }
+    halide_buffer_t *input() { return input_.raw_buffer(); }
+    halide_buffer_t *output() { return output_.raw_buffer(); }
+    const float *host_input() const { return input_.data(); }
+
+    std::function<void()> copy() {
+#ifdef CASCADE_HAVE_CUDA_RUNTIME
+        if (device_ == Device::cuda)
+            return [this] { baselines::device_copy(device_output_->data(), device_input_->data(), bytes()); };
+#endif
+        return [this] { std::memcpy(output_.data(), input_.data(), bytes()); };
+    }
+
+    std::function<void()> cub_sat() {
+#ifdef CASCADE_HAVE_CUDA_RUNTIME
+        if (device_ == Device::cuda) {
+            if (!cub_) cub_ = std::make_unique<baselines::CubSat>(width_, height_);
+            return [this] {
+                cub_->run(static_cast<const float *>(device_input_->data()),
+                          static_cast<float *>(device_output_->data()));
+            };
+        }
+#endif
+        throw Skip{"unavailable: cub-sat runs on CUDA only"};
+    }
+
+    // Milliseconds of each timed call: CUDA events on the default stream, or the host's clock.
+    std::vector<double> time(const std::function<void()> &op, const BenchOptions &options) {
+#ifdef CASCADE_HAVE_CUDA_RUNTIME
+        if (device_ == Device::cuda)
+            return baselines::time_on_default_stream(op, options.warmup, options.repetitions);
+#endif
+        for (int i = 0; i < options.warmup; i++) op();
+        std::vector<double> ms;
+        for (int i = 0; i < options.repetitions; i++) {
+            const auto start = std::chrono::steady_clock::now();
+            op();
+            ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+        }
+        return ms;
+    }
+
+    // The output of the last call, on the host.
+    const float *result() {
+#ifdef CASCADE_HAVE_CUDA_RUNTIME
+        if (device_ == Device::cuda) device_output_->download(output_.data());
+#endif
+        return output_.data();
+    }
+
+private:
+    int width_, height_;
+    Device device_;
+#ifdef CASCADE_HAVE_CUDA_RUNTIME
+    // Declared before the Halide buffers, so freed after they detach.
+    std::unique_ptr<baselines::DeviceArray> device_input_, device_output_;
+    std::unique_ptr<baselines::CubSat> cub_;
+#endif
+    Halide::Runtime::Buffer<float> input_, output_;
+};
+
+// The call a case times. Throws Skip when it cannot run here.
+std::function<void()> prepare(const BenchCase &c, Workspace &ws) {
+    if (c.op == "copy") return ws.copy();
+    if (c.op == "cub-sat") return ws.cub_sat();
+    if (c.op == "iir") return iir_call(c.variant, ws.input(), ws.output(), c.device);
+    if (c.op != "sat") throw Skip{"unknown op (expected copy, sat, cub-sat or iir)"};
+    SatAlgorithm algorithm;
+    try {
+        algorithm = parse_sat_algorithm(c.variant);
+    } catch (const Error &e) {
+        throw Skip{std::string("unknown variant: ") + e.what()};
+    }
+    return [&ws, algorithm, device = c.device] {
+        summed_area_table(ws.input(), ws.output(), algorithm, device);
+    };
+}
+
+// Probes the case once (so errors surface before timing), times it, fills in the rates.
+void run_case(BenchResult &r, Workspace &ws, double copy_ms, const BenchOptions &options) {
+    std::function<void()> op = prepare(r.c, ws);
+    if (r.c.op == "copy") {
+        r.median_ms = copy_ms;
+    } else {
+        try {
+            op();
+        } catch (const Error &e) {
+            // A missing variant (find_variant's "no <device> variant of …") is a property of the
+            // build, not a failure of the run.
+            const std::string what = e.what();
+            const bool missing = what.rfind("no ", 0) == 0 && what.find(" variant of ") != std::string::npos;
+            throw Skip{(missing ? "not built: " : "failed: ") + what};
+        }
+        r.median_ms = median(ws.time(op, options));
+    }
+    const double pixels = double(r.c.width) * r.c.height;
+    r.gips = pixels / kGi / (r.median_ms * 1e-3);
+    const double copy_bytes_per_second = kCopyBytesPerPixel * pixels / (copy_ms * 1e-3);
+    r.floor_fraction = r.gips / (copy_bytes_per_second / r.bytes_per_pixel / kGi);
+    if (options.check && r.c.op != "iir") {
+        op();  // the output holds the last case's result
+        const float *out = ws.result();
+        if (r.c.op == "copy") {
+            if (std::memcmp(out, ws.host_input(), ws.bytes()) != 0) r.note = "CHECK FAILED: the copy differs";
+        } else {
+            const double error = sat_error(ws.host_input(), out, r.c.width, r.c.height);
+            char text[96];
+            std::snprintf(text, sizeof(text), "%scheck: max error %.2g of the largest value",
+                          error > kCheckTolerance ? "CHECK FAILED: " : "", error);
+            r.note = text;
+        }
+    }
+}
+
+std::string size_problem(const BenchCase &c) {
+    if (c.width < 1 || c.height < 1) return "unavailable: the size must be at least 1x1";
+    // Halide addresses a buffer with 32-bit offsets.
+    if (double(c.width) * c.height * sizeof(float) >= 2147483648.0)
+        return "unavailable: the image exceeds the 2 GiB a pipeline buffer can address";
+    return "";
+}
+
+void append_note(std::string &note, const std::string &more) { note += (note.empty() ? "" : "; ") + more; }
+
+// Runs the cases of one size and device (indices into `results`).
+void run_group(std::vector<BenchResult> &results, const std::vector<size_t> &group, const BenchOptions &options) {
+    const BenchCase &first = results[group.front()].c;
+    std::string problem = size_problem(first);
+    if (problem.empty() && first.device == Device::cuda) {
+        problem = bench_cuda_unavailable_reason();
+        if (!problem.empty()) problem = "unavailable: " + problem;
+    }
+    std::unique_ptr<Workspace> ws;
+    double copy_ms = kNaN;
+    if (problem.empty()) {
+        try {
+            ws = std::make_unique<Workspace>(first.width, first.height, first.device, options.seed);
+            copy_ms = median(ws->time(ws->copy(), options));
+        } catch (const std::exception &e) {
+            problem = std::string("failed: the buffers or the copy that sets the floor: ") + e.what();
+        }
+    }
+    for (size_t i : group) {
+        BenchResult &r = results[i];
+        if (!problem.empty()) {
+            r.note = problem;
+            continue;
+        }
+        try {
+            run_case(r, *ws, copy_ms, options);
+        } catch (const Skip &skip) {
+            r.note = skip.note;
+        } catch (const std::exception &e) {
+            r.note = std::string("failed: ") + e.what();
+        }
+        if (!measured(r)) r.median_ms = r.gips = r.floor_fraction = kNaN;
+        if (r.c.op == "cub-sat" && measured(r)) {
+            try {
+                const double error = cub_sat_self_check_error();
+                char text[64];
+                std::snprintf(text, sizeof(text), "%sself-check 67x45: error %.2g",
+                              error > kSelfCheckTolerance ? "SELF-CHECK FAILED: " : "", error);
+                append_note(r.note, text);
+            } catch (const std::exception &e) {
+                append_note(r.note, std::string("self-check failed: ") + e.what());
+            }
+        }
+    }
+    ws.reset();
+#ifdef CASCADE_HAVE_CUDA_RUNTIME
+    if (first.device == Device::cuda && problem.empty()) halide_cuda_release_unused_device_allocations(nullptr);
+#endif
+}
+
+}  // namespace
+
+bool measured(const BenchResult &result) { return std::isfinite(result.median_ms) && result.median_ms > 0; }
+
+const std::vector<std::string> &bench_ops() {
+    static const std::vector<std::string> ops = {"copy", "sat", "cub-sat", "iir"};
+    return ops;
+}
+
+std::vector<std::string> bench_variants(const std::string &op) {
+    if (op == "sat") return {"naive", "overlapped", "2r1w", "1r1w", "1r1w-split"};
+    if (op == "iir") return {"rt-order1", "rt-order3"};
+    return {""};
+}
+
+double bench_bytes_per_pixel(const std::string &op) {
+    if (op == "iir") return 12;  // two reads (the column passes' result is re-read), one write
+    if (op == "copy" || op == "sat" || op == "cub-sat") return 8;
+    return kNaN;
+}
+
+std::string bench_cuda_unavailable_reason() {
+#ifdef CASCADE_HAVE_CUDA_RUNTIME
+    static const std::string reason = [] {
+        if (cuda_info().devices == 0) return "no CUDA device: " + cuda_info().reason;
+        std::string why = share_cuda_context_with_halide();
+        if (!why.empty()) return why;
+        try {
+            baselines::cuda_init();
+        } catch (const std::exception &e) {
+            return std::string(e.what());
+        }
+        // Pipelines allocate their intermediates once, not on every timed call.
+        halide_reuse_device_allocations(nullptr, true);
+        return std::string();
+    }();
+    return reason;
+#else
+    return share_cuda_context_with_halide();
+#endif
+}
+
+double cub_sat_self_check_error() {
+    const std::string why = bench_cuda_unavailable_reason();
+    if (!why.empty()) throw Error("the CUB self-check cannot run: " + why);
+#ifdef CASCADE_HAVE_CUDA_RUNTIME
+    try {
+        return baselines::cub_sat_self_check();
+    } catch (const std::exception &e) {
+        throw Error(std::string("the CUB self-check failed: ") + e.what());
+    }
+#endif
+    return kNaN;
+}
+
+std::vector<BenchResult> run_benchmark(const std::vector<BenchCase> &cases, const BenchOptions &options) {
+    if (options.warmup < 0 || options.repetitions < 1)
+        throw Error("the bench needs warmup >= 0 and repetitions >= 1");
+    std::vector<BenchResult> results;
+    std::vector<std::tuple<int, int, Device>> keys;
+    std::vector<std::vector<size_t>> groups;
+    for (const BenchCase &c : cases) {
+        results.push_back({c, kNaN, kNaN, kNaN, bench_bytes_per_pixel(c.op), ""});
+        const auto key = std::make_tuple(c.width, c.height, c.device);
+        const size_t g = std::find(keys.begin(), keys.end(), key) - keys.begin();
+        if (g == keys.size()) {
+            keys.push_back(key);
+            groups.emplace_back();
+        }
+        groups[g].push_back(results.size() - 1);
+    }
+    for (const auto &group : groups) run_group(results, group, options);
+    return results;
+}
+
+}  // namespace cascade

@@ -1,0 +1,55 @@
+#pragma once
+// Throughput of the pipelines and baselines against the machine's copy rate (`cascade bench`).
+#include <string>
+#include <vector>
+
+#include "variants.h"
+
+namespace cascade {
+
+struct BenchCase {
+    std::string op;       // "copy", "sat", "cub-sat" (CUDA only) or "iir"
+    std::string variant;  // sat: a parse_sat_algorithm name; iir: "rt-order1" or "rt-order3"; else ""
+    int width = 0, height = 0;
+    Device device = Device::cpu;
+};
+
+struct BenchOptions {
+    int warmup = 3;        // untimed calls first (a CUDA pipeline's first call costs 0.2–0.5 s)
+    int repetitions = 30;  // timed calls; the median is reported
+    unsigned seed = 1;     // of the random input
+    bool check = false;    // compare copy, sat and cub-sat results with a double reference
+};
+
+struct BenchResult {
+    BenchCase c;
+    double median_ms;        // NaN when the case did not run (the note says why)
+    double gips;             // W·H / 2^30 / median seconds
+    double floor_fraction;   // gips ÷ the copy-rate floor: copy bytes/s ÷ bytes_per_pixel ÷ 2^30
+    double bytes_per_pixel;  // the op's traffic model: bytes read + written per pixel
+    std::string note;        // why it did not run ("unavailable: …", "not built: …", "failed: …"),
+                             // or what else was seen (self-check, --check errors)
+};
+
+// True when the case ran and was timed.
+bool measured(const BenchResult &result);
+
+// Runs every case in this process. Cases of one size and device share their buffers (random
+// values, on the device before timing) and one copy measurement, taken first, that sets the
+// floor. A case that cannot run yields a result with a note, never an exception; invalid options
+// throw cascade::Error.
+std::vector<BenchResult> run_benchmark(const std::vector<BenchCase> &cases, const BenchOptions &options);
+
+// The ops in their default order, and each op's variants (one empty name for ops with none).
+const std::vector<std::string> &bench_ops();
+std::vector<std::string> bench_variants(const std::string &op);
+double bench_bytes_per_pixel(const std::string &op);  // copy, sat, cub-sat: 8; iir: 12
+
+// Empty when CUDA cases can run here; otherwise why not.
+std::string bench_cuda_unavailable_reason();
+
+// The CUB baseline's self-check on a 67×45 random image: max |error| ÷ max |reference| against a
+// double SAT. Throws cascade::Error, saying why, when it cannot run here.
+double cub_sat_self_check_error();
+
+}  // namespace cascade

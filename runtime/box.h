@@ -1,0 +1,40 @@
+#pragma once
+// Box (moving-average) filtering of images through summed-area tables: exact boundaries, O(1)
+// work per pixel whatever the radius.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "device.h"
+#include "image.h"
+
+namespace cascade {
+
+// How the image continues past its edges (n samples per axis):
+//   zero      0 0 | a b c d | 0 0   (the mean still divides by (2R+1)²)
+//   clamp     a a | a b c d | d d
+//   reflect   b a | a b c d | d c   (half-sample symmetric, period 2n)
+//   mirror    c b | a b c d | c b   (whole-sample symmetric, period 2n−2; constant when n = 1)
+//   periodic  c d | a b c d | a b   (period n)
+enum class BoxBoundary { zero, clamp, reflect, mirror, periodic };
+
+BoxBoundary parse_box_boundary(const std::string &text);
+const char *box_boundary_name(BoxBoundary boundary);
+
+// The mean of the (2R+1)×(2R+1) window around every pixel of every channel of the input,
+// extended by `boundary`. Any radius ≥ 0 works, far beyond the image's size too. The sums come
+// from float32 tables computed on `device`, of the input less its channel means.
+Image box_mean(const Image &input, int radius, BoxBoundary boundary, DeviceChoice device);
+
+// One term coefficient·P(k) of a coverage count, P(k) the indicator of the indices 0..k.
+struct AxisTerm {
+    int64_t coefficient;
+    int64_t k;  // 0 ≤ k < n
+};
+
+// How often the window [x0, x1] of the extended axis of length n covers each index i, written
+// as Σ coefficient·P(k): the count of index i is the sum of the coefficients of the terms with
+// k ≥ i. Terms come sorted by k, one per k, none zero.
+std::vector<AxisTerm> box_axis_terms(int64_t n, int64_t x0, int64_t x1, BoxBoundary boundary);
+
+}  // namespace cascade

@@ -1,0 +1,141 @@
+#include "sat.h"
+
+#include <HalideBuffer.h>
+
+#include <cstring>
+#include <limits>
+
+#include "error.h"
+#include "pipeline_call.h"
+
+namespace cascade {
+
+namespace {
+
+struct AlgorithmName {
+    SatAlgorithm algorithm;
+    const char *name;
+};
+
+const AlgorithmName kNames[] = {{SatAlgorithm::automatic, "auto"},      {SatAlgorithm::overlapped, "overlapped"},
+                                {SatAlgorithm::two_read, "2r1w"},       {SatAlgorithm::one_read, "1r1w"},
+                                {SatAlgorithm::one_read_split, "1r1w-split"}, {SatAlgorithm::naive, "naive"}};
+
+const char *type_suffix(halide_type_t t) {
+    if (t == halide_type_of<float>()) return "f32";
+    if (t == halide_type_of<uint8_t>()) return "u8";
+    if (t == halide_type_of<uint16_t>()) return "u16";
+    if (t == halide_type_of<uint32_t>()) return "u32";
+    if (t == halide_type_of<uint64_t>()) return "u64";
+    throw Error("summed-area tables take float32, uint8 or uint16 samples");
+}
+
+// The algorithm `automatic` stands for: the tiled 2R1W, fastest in docs/performance.md.
+SatAlgorithm resolve(SatAlgorithm algorithm) {
+    return algorithm == SatAlgorithm::automatic ? SatAlgorithm::two_read : algorithm;
+}
+
+halide_type_t halide_type(SampleType t) {
+    switch (t) {
+        case SampleType::u8: return halide_type_of<uint8_t>();
+        case SampleType::u16: return halide_type_of<uint16_t>();
+        case SampleType::u32: return halide_type_of<uint32_t>();
+        case SampleType::u64: return halide_type_of<uint64_t>();
+        case SampleType::f64: return halide_type_of<double>();
+        default: return halide_type_of<float>();
+    }
+}
+
+const Variant &sat_variant(halide_type_t in, halide_type_t out, SatAlgorithm algorithm, Device device) {
+    algorithm = resolve(algorithm);
+    std::string name = std::string("sat_") + sat_algorithm_name(algorithm) + "_" + type_suffix(in) + "_" + type_suffix(out);
+    for (char &ch : name)
+        if (ch == '-') ch = '_';
+    return find_variant(name, 0, device);
+}
+
+// A W×H×C view of `data`, whose rows are `row_stride` samples apart and channels `plane_stride`.
+template <typename T = void>
+Halide::Runtime::Buffer<T> view(halide_type_t type, void *data, int width, int height, int channels, int x_stride,
+                                int row_stride, int channel_stride) {
+    halide_dimension_t shape[3] = {{0, width, x_stride, 0}, {0, height, row_stride, 0}, {0, channels, channel_stride, 0}};
+    return Halide::Runtime::Buffer<T>(type, data, 3, shape);
+}
+
+}  // namespace
+
+SatAlgorithm parse_sat_algorithm(const std::string &text) {
+    for (const auto &n : kNames)
+        if (text == n.name) return n.algorithm;
+    throw Error("unknown SAT algorithm '" + text + "' (expected auto, overlapped, 2r1w, 1r1w, 1r1w-split or naive)");
+}
+
+const char *sat_algorithm_name(SatAlgorithm algorithm) {
+    for (const auto &n : kNames)
+        if (algorithm == n.algorithm) return n.name;
+    return "?";
+}
+
+SampleType sat_output_type(const RawImage &input) {
+    if (input.type == SampleType::f32 || input.type == SampleType::f64) return SampleType::f32;
+    const double largest = input.type == SampleType::u8 ? 255.0 : 65535.0;
+    // The table's largest entry is its last: every sample at its maximum.
+    const double bound = largest * double(input.height) * double(input.width);
+    return bound <= double(std::numeric_limits<uint32_t>::max()) ? SampleType::u32 : SampleType::u64;
+}
+
+void summed_area_table(halide_buffer_t *input, halide_buffer_t *output, SatAlgorithm algorithm, Device device) {
+    const Variant &variant = sat_variant(input->type, output->type, algorithm, device);
+    PipelineCall call;
+    call.buffer("input", input).buffer("output", output);
+    call.run(variant);
+}
+
+}  // namespace cascade
+
+namespace cascade {
+
+RawImage summed_area_table(const RawImage &input, const SatOptions &options) {
+    if (input.samples() == 0) throw Error("the input image is empty");
+    RawImage source = input;
+    if (source.type == SampleType::f64) source = from_planar_float(to_planar_float(input), SampleType::f32);
+    const int w = int(source.width), h = int(source.height), ch = int(source.channels);
+    const int border = options.exclusive ? 1 : 0;
+    RawImage table;
+    table.width = w + border;
+    table.height = h + border;
+    table.channels = ch;
+    table.type = sat_output_type(source);
+    table.bytes.assign(table.samples() * sample_size(table.type), 0);
+
+    const halide_type_t in_type = halide_type(source.type), out_type = halide_type(table.type);
+    const Variant &variant = sat_variant(in_type, out_type, options.algorithm, resolve_device(options.device));
+    // The pipelines take planar channels; the files hold them interleaved.
+    Halide::Runtime::Buffer<> planar_in(in_type, w, h, ch), planar_out(out_type, w, h, ch);
+    planar_in.copy_from(view(in_type, source.bytes.data(), w, h, ch, ch, w * ch, 1));
+    PipelineCall call;
+    call.buffer("input", planar_in.raw_buffer()).buffer("output", planar_out.raw_buffer());
+    run_on_host(variant, call, {planar_in.raw_buffer()}, {planar_out.raw_buffer()});
+    const size_t interior = (size_t(border) * table.width + border) * ch * sample_size(table.type);
+    view(out_type, table.bytes.data() + interior, w, h, ch, ch, int(table.width) * ch, 1).copy_from(planar_out);
+    return table;
+}
+
+Image summed_area_table(const Image &input, const SatOptions &options) {
+    if (input.data.empty()) throw Error("the input image is empty");
+    const int border = options.exclusive ? 1 : 0;
+    Image table(input.width + border, input.height + border, input.channels);
+    const Variant &variant = sat_variant(halide_type_of<float>(), halide_type_of<float>(), options.algorithm,
+                                         resolve_device(options.device));
+    auto in = view<float>(halide_type_of<float>(), const_cast<float *>(input.data.data()), input.width, input.height,
+                          input.channels, 1, input.width, input.width * input.height);
+    // The exclusive table's interior, written in place: its first row and column stay zero.
+    auto out = view<float>(halide_type_of<float>(), table.data.data() + border * (table.width + 1), input.width,
+                           input.height, input.channels, 1, table.width, table.width * table.height);
+    PipelineCall call;
+    call.buffer("input", in.raw_buffer()).buffer("output", out.raw_buffer());
+    run_on_host(variant, call, {in.raw_buffer()}, {out.raw_buffer()});
+    return table;
+}
+
+}  // namespace cascade

@@ -1,0 +1,177 @@
+// The bench harness on tiny images: every result finite and consistent with its own copy floor;
+// cases that cannot run say why instead of throwing.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "bench.h"
+#include "device.h"
+
+namespace cascade {
+namespace {
+
+constexpr double kGi = 1024.0 * 1024.0 * 1024.0;
+constexpr int kWidth = 64, kHeight = 48;
+
+BenchOptions quick() {
+    BenchOptions options;
+    options.warmup = 1;
+    options.repetitions = 5;
+    options.check = true;
+    return options;
+}
+
+bool starts_with(const std::string &text, const std::string &prefix) { return text.rfind(prefix, 0) == 0; }
+
+// GiP/s and the floor fraction follow from the medians: the case's and its size's copy.
+void expect_consistent(const BenchResult &r, const BenchResult &copy) {
+    ASSERT_TRUE(measured(copy)) << copy.note;
+    ASSERT_TRUE(measured(r)) << r.c.op << " " << r.c.variant << ": " << r.note;
+    const double pixels = double(r.c.width) * r.c.height;
+    const double gips = pixels / kGi / (r.median_ms * 1e-3);
+    EXPECT_TRUE(std::isfinite(r.gips));
+    EXPECT_GT(r.gips, 0);
+    EXPECT_NEAR(r.gips, gips, 1e-9 * gips);
+    const double floor_gips = 8 * pixels / (copy.median_ms * 1e-3) / r.bytes_per_pixel / kGi;
+    EXPECT_NEAR(r.floor_fraction, r.gips / floor_gips, 1e-9 * r.floor_fraction);
+    EXPECT_EQ(r.note.find("FAILED"), std::string::npos) << r.note;
+}
+
+// The first result must be the copy of the same size and device.
+void expect_all_consistent(const std::vector<BenchResult> &results) {
+    for (const BenchResult &r : results) {
+        if (starts_with(r.note, "not built")) continue;
+        expect_consistent(r, results.front());
+    }
+}
+
+TEST(Bench, CopyIsItsOwnFloorOnTheCpu) {
+    const auto results = run_benchmark({{"copy", "", kWidth, kHeight, Device::cpu}}, quick());
+    ASSERT_EQ(results.size(), 1u);
+    const BenchResult &copy = results[0];
+    expect_consistent(copy, copy);
+    EXPECT_EQ(copy.bytes_per_pixel, 8);
+    EXPECT_NEAR(copy.floor_fraction, 1.0, 1e-12);
+    EXPECT_EQ(copy.note, "");
+}
+
+class BenchSatCpu : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(BenchSatCpu, MatchesTheReferenceAndTheFormulas) {
+    const auto results = run_benchmark(
+        {{"copy", "", kWidth, kHeight, Device::cpu}, {"sat", GetParam(), kWidth, kHeight, Device::cpu}}, quick());
+    const BenchResult &sat = results[1];
+    if (starts_with(sat.note, "not built")) GTEST_SKIP() << sat.note;
+    expect_consistent(sat, results[0]);
+    EXPECT_EQ(sat.bytes_per_pixel, 8);
+    EXPECT_TRUE(starts_with(sat.note, "check: max error")) << sat.note;
+}
+
+INSTANTIATE_TEST_SUITE_P(Variants, BenchSatCpu, ::testing::ValuesIn(bench_variants("sat")),
+                         [](const auto &info) {
+                             std::string name = info.param;
+                             for (char &ch : name)
+                                 if (ch == '-') ch = '_';
+                             return "sat_" + name;
+                         });
+
+// The naive SAT is built everywhere: it may not hide behind "not built".
+TEST(Bench, NaiveSatRunsOnTheCpu) {
+    const auto results = run_benchmark({{"sat", "naive", kWidth, kHeight, Device::cpu}}, quick());
+    EXPECT_TRUE(measured(results[0])) << results[0].note;
+}
+
+TEST(Bench, IirOnTheCpuUsesTheTwelveByteModel) {
+    const auto results = run_benchmark({{"copy", "", kWidth, kHeight, Device::cpu},
+                                        {"iir", "rt-order1", kWidth, kHeight, Device::cpu},
+                                        {"iir", "rt-order3", kWidth, kHeight, Device::cpu}},
+                                       quick());
+    for (size_t i = 1; i < results.size(); i++) {
+        expect_consistent(results[i], results[0]);
+        EXPECT_EQ(results[i].bytes_per_pixel, 12);
+    }
+}
+
+TEST(Bench, CasesOfSeveralSizesKeepTheirOrderAndFloors) {
+    const auto results = run_benchmark({{"sat", "naive", 33, 17, Device::cpu},
+                                        {"copy", "", 64, 48, Device::cpu},
+                                        {"copy", "", 33, 17, Device::cpu},
+                                        {"iir", "rt-order1", 64, 48, Device::cpu}},
+                                       quick());
+    ASSERT_EQ(results.size(), 4u);
+    EXPECT_EQ(results[0].c.width, 33);
+    EXPECT_EQ(results[3].c.op, "iir");
+    expect_consistent(results[0], results[2]);
+    expect_consistent(results[3], results[1]);
+}
+
+TEST(Bench, CasesThatCannotRunSayWhy) {
+    const auto results = run_benchmark({{"cub-sat", "", kWidth, kHeight, Device::cpu},
+                                        {"sat", "no-such-variant", kWidth, kHeight, Device::cpu},
+                                        {"iir", "rt-order9", kWidth, kHeight, Device::cpu},
+                                        {"fft", "", kWidth, kHeight, Device::cpu},
+                                        {"copy", "", 0, kHeight, Device::cpu}},
+                                       quick());
+    for (const BenchResult &r : results) {
+        EXPECT_FALSE(measured(r)) << r.c.op;
+        EXPECT_TRUE(std::isnan(r.gips) && std::isnan(r.floor_fraction)) << r.c.op;
+        EXPECT_FALSE(r.note.empty()) << r.c.op;
+    }
+    EXPECT_TRUE(starts_with(results[0].note, "unavailable")) << results[0].note;
+}
+
+TEST(Bench, RejectsNoRepetitions) {
+    BenchOptions options = quick();
+    options.repetitions = 0;
+    EXPECT_THROW(run_benchmark({}, options), std::exception);
+}
+
+// Skips, saying why, unless the bench can time CUDA cases here.
+bool cuda_unavailable(std::string &why) {
+    if (cuda_info().devices == 0) {
+        why = "no CUDA device: " + cuda_info().reason;
+        return true;
+    }
+    why = bench_cuda_unavailable_reason();
+    return !why.empty();
+}
+
+TEST(BenchCuda, UnavailableCudaIsReportedNotThrown) {
+    std::string why;
+    if (!cuda_unavailable(why)) GTEST_SKIP() << "CUDA is available here";
+    const auto results = run_benchmark({{"copy", "", kWidth, kHeight, Device::cuda}}, quick());
+    EXPECT_FALSE(measured(results[0]));
+    EXPECT_TRUE(starts_with(results[0].note, "unavailable: ")) << results[0].note;
+}
+
+TEST(BenchCuda, EveryOpOnTheDevice) {
+    std::string why;
+    if (cuda_unavailable(why)) GTEST_SKIP() << why;
+    // A ragged size: partial tiles and strips everywhere.
+    const int w = 261, h = 133;
+    std::vector<BenchCase> cases = {{"copy", "", w, h, Device::cuda}, {"cub-sat", "", w, h, Device::cuda}};
+    for (const std::string &v : bench_variants("sat")) cases.push_back({"sat", v, w, h, Device::cuda});
+    for (const std::string &v : bench_variants("iir")) cases.push_back({"iir", v, w, h, Device::cuda});
+    const auto results = run_benchmark(cases, quick());
+    expect_all_consistent(results);
+    EXPECT_NEAR(results[0].floor_fraction, 1.0, 1e-12);
+    for (const BenchResult &r : results) {
+        if (r.c.op == "sat" || r.c.op == "cub-sat")
+            EXPECT_NE(r.note.find("check: max error"), std::string::npos) << r.c.variant << ": " << r.note;
+    }
+    EXPECT_NE(results[1].note.find("self-check"), std::string::npos) << results[1].note;
+    // At least the naive SAT is built for CUDA.
+    const auto naive = std::find_if(results.begin(), results.end(),
+                                    [](const BenchResult &r) { return r.c.op == "sat" && r.c.variant == "naive"; });
+    ASSERT_NE(naive, results.end());
+    EXPECT_TRUE(measured(*naive)) << naive->note;
+}
+
+TEST(BenchCuda, CubSatSelfCheck) {
+    std::string why;
+    if (cuda_unavailable(why)) GTEST_SKIP() << why;
+    EXPECT_LT(cub_sat_self_check_error(), 1e-5);
+}
+
+}  // namespace
+}  // namespace cascade

@@ -1,0 +1,191 @@
+// Summed-area tables of every algorithm and type against a double reference.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <limits>
+
+#include "error.h"
+#include "reference.h"
+#include "sat.h"
+#include "test_support.h"
+
+namespace cascade {
+namespace {
+
+struct Size {
+    int width, height;
+};
+
+// Tile-aware awkward sizes: single samples, lines, primes, one off the 64-sample tile each way.
+const Size kSizes[] = {{1, 1},   {1, 29},  {29, 1},   {2, 3},    {63, 64},   {64, 65},
+                       {65, 63}, {131, 67}, {127, 129}, {2000, 3}, {3, 2000}};
+
+struct Case {
+    SatAlgorithm algorithm;
+    DeviceChoice device;
+};
+
+bool skip_cuda(std::string &why) {
+    if (!has_variants(Device::cuda)) why = "this build has no CUDA variants";
+    else if (cuda_info().devices == 0) why = "no CUDA device: " + cuda_info().reason;
+    return !why.empty();
+}
+
+class SatTest : public ::testing::TestWithParam<Case> {
+protected:
+    void SetUp() override {
+        std::string why;
+        if (GetParam().device == DeviceChoice::cuda && skip_cuda(why)) GTEST_SKIP() << why;
+    }
+    SatOptions options(bool exclusive = false) const {
+        return {GetParam().algorithm, exclusive, GetParam().device};
+    }
+};
+
+// Random raw samples of `type` (integers over their whole range, floats in [0, 1)).
+RawImage random_raw(std::mt19937_64 &rng, SampleType type, int w, int h, int c) {
+    RawImage raw;
+    raw.width = w;
+    raw.height = h;
+    raw.channels = c;
+    raw.type = type;
+    raw.bytes.resize(raw.samples() * sample_size(type));
+    for (size_t n = 0; n < raw.samples(); n++) {
+        if (type == SampleType::f32) {
+            float v = std::uniform_real_distribution<float>(0, 1)(rng);
+            std::memcpy(&raw.bytes[n * 4], &v, 4);
+        } else if (type == SampleType::u8) {
+            raw.bytes[n] = uint8_t(rng());
+        } else {
+            uint16_t v = uint16_t(rng());
+            std::memcpy(&raw.bytes[n * 2], &v, 2);
+        }
+    }
+    return raw;
+}
+
+// Sample (x, y, c) of an interleaved raw image as a double.
+double sample(const RawImage &raw, size_t x, size_t y, size_t c) {
+    const size_t n = (y * raw.width + x) * raw.channels + c;
+    const uint8_t *p = &raw.bytes[n * sample_size(raw.type)];
+    switch (raw.type) {
+        case SampleType::u8: return *p;
+        case SampleType::u16: { uint16_t v; std::memcpy(&v, p, 2); return v; }
+        case SampleType::u32: { uint32_t v; std::memcpy(&v, p, 4); return v; }
+        case SampleType::u64: { uint64_t v; std::memcpy(&v, p, 8); return double(v); }
+        case SampleType::f32: { float v; std::memcpy(&v, p, 4); return v; }
+        case SampleType::f64: { double v; std::memcpy(&v, p, 8); return v; }
+    }
+    return 0;
+}
+
+reference::Matrix channel(const RawImage &raw, size_t c, size_t border = 0) {
+    reference::Matrix m(raw.height - border, raw.width - border);
+    for (size_t y = border; y < raw.height; y++)
+        for (size_t x = border; x < raw.width; x++) m(y - border, x - border) = sample(raw, x, y, c);
+    return m;
+}
+
+TEST_P(SatTest, FloatMatchesReference) {
+    auto rng = testing::rng_for_test();
+    for (Size s : kSizes) {
+        RawImage input = random_raw(rng, SampleType::f32, s.width, s.height, 2);
+        RawImage table = summed_area_table(input, options());
+        ASSERT_EQ(table.type, SampleType::f32);
+        ASSERT_EQ(table.width, size_t(s.width));
+        ASSERT_EQ(table.height, size_t(s.height));
+        for (size_t c = 0; c < 2; c++)
+            EXPECT_LE(testing::relative_l2(channel(table, c), reference::summed_area_table(channel(input, c))), 2e-6)
+                << s.width << "x" << s.height;
+    }
+}
+
+TEST_P(SatTest, IntegersAreExact) {
+    auto rng = testing::rng_for_test();
+    for (SampleType type : {SampleType::u8, SampleType::u16}) {
+        for (Size s : kSizes) {
+            RawImage input = random_raw(rng, type, s.width, s.height, 3);
+            RawImage table = summed_area_table(input, options());
+            ASSERT_EQ(table.type, sat_output_type(input));
+            for (size_t c = 0; c < 3; c++)
+                EXPECT_EQ(channel(table, c), reference::summed_area_table(channel(input, c)))
+                    << sample_name(type) << " " << s.width << "x" << s.height;
+        }
+    }
+}
+
+TEST_P(SatTest, ExclusiveTableHasZeroFirstRowAndColumn) {
+    auto rng = testing::rng_for_test();
+    RawImage input = random_raw(rng, SampleType::u8, 70, 33, 1);
+    RawImage table = summed_area_table(input, options(true));
+    ASSERT_EQ(table.width, 71u);
+    ASSERT_EQ(table.height, 34u);
+    reference::Matrix m = channel(table, 0);
+    EXPECT_EQ(m.row(0).norm(), 0.0);
+    EXPECT_EQ(m.col(0).norm(), 0.0);
+    EXPECT_EQ(channel(table, 0, 1), reference::summed_area_table(channel(input, 0)));
+}
+
+TEST_P(SatTest, WidensToUint64InsteadOfWrapping) {
+    // 300×300 samples of 65535 sum to 5.9e9 > 2^32.
+    RawImage input;
+    input.width = input.height = 300;
+    input.channels = 1;
+    input.type = SampleType::u16;
+    input.bytes.assign(input.samples() * 2, 0xFF);
+    ASSERT_EQ(sat_output_type(input), SampleType::u64);
+    RawImage table = summed_area_table(input, options());
+    ASSERT_EQ(table.type, SampleType::u64);
+    uint64_t last;
+    std::memcpy(&last, &table.bytes[table.bytes.size() - 8], 8);
+    EXPECT_EQ(last, uint64_t(300) * 300 * 65535);
+}
+
+TEST_P(SatTest, PlanarFloatTablesMatchReference) {
+    auto rng = testing::rng_for_test();
+    Image input = testing::random_image(rng, 97, 45, 3);
+    Image table = summed_area_table(input, options());
+    for (int c = 0; c < 3; c++)
+        EXPECT_LE(testing::relative_l2(reference::plane(table, c),
+                                       reference::summed_area_table(reference::plane(input, c))),
+                  2e-6);
+}
+
+std::vector<Case> all_cases() {
+    std::vector<Case> cases;
+    for (DeviceChoice d : {DeviceChoice::cpu, DeviceChoice::cuda})
+        for (SatAlgorithm a : {SatAlgorithm::naive, SatAlgorithm::overlapped, SatAlgorithm::two_read,
+                               SatAlgorithm::automatic})
+            cases.push_back({a, d});
+    return cases;
+}
+
+std::string case_name(const ::testing::TestParamInfo<Case> &info) {
+    std::string name = std::string(info.param.device == DeviceChoice::cuda ? "cuda_" : "cpu_") +
+                       sat_algorithm_name(info.param.algorithm);
+    for (char &ch : name)
+        if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+    return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Algorithms, SatTest, ::testing::ValuesIn(all_cases()), case_name);
+
+TEST(Sat, OutputTypeFollowsTheLargestPossibleSum) {
+    RawImage small;
+    small.type = SampleType::u8;
+    small.width = small.height = 4096;  // 4096² × 255 < 2^32
+    EXPECT_EQ(sat_output_type(small), SampleType::u32);
+    small.width = 4113;  // 4113 × 4096 × 255 > 2^32 − 1
+    EXPECT_EQ(sat_output_type(small), SampleType::u64);
+    small.type = SampleType::f64;
+    EXPECT_EQ(sat_output_type(small), SampleType::f32);
+}
+
+TEST(Sat, ParsesAlgorithmNames) {
+    for (const char *name : {"auto", "overlapped", "2r1w", "1r1w", "1r1w-split", "naive"})
+        EXPECT_EQ(sat_algorithm_name(parse_sat_algorithm(name)), std::string(name));
+    EXPECT_THROW(parse_sat_algorithm("fast"), Error);
+}
+
+}  // namespace
+}  // namespace cascade
