@@ -125,7 +125,11 @@ std::function<void()> iir_call(const std::string &variant, halide_buffer_t *inpu
 class Workspace {
 public:
     Workspace(int width, int height, Device device, unsigned seed)
-        : width_(width), height_(height), device_(device), input_(width, height, 1), output_(width, height, 1) {
+        : width_(width),
+          height_(height),
+          device_(device),
+          input_(width, height, 1),
+          output_(width, height, 1) {
         fill_random(input_.data(), pixels(), seed);
         std::memset(output_.data(), 0, bytes());  // Buffer::fill would mark the host dirty
 #ifdef CASCADE_HAVE_CUDA_RUNTIME
@@ -182,7 +186,8 @@ public:
         for (int i = 0; i < options.repetitions; i++) {
             const auto start = std::chrono::steady_clock::now();
             op();
-            ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+            ms.push_back(
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
         }
         return ms;
     }
@@ -270,7 +275,8 @@ std::string size_problem(const BenchCase &c) {
 void append_note(std::string &note, const std::string &more) { note += (note.empty() ? "" : "; ") + more; }
 
 // Runs the cases of one size and device (indices into `results`).
-void run_group(std::vector<BenchResult> &results, const std::vector<size_t> &group, const BenchOptions &options) {
+void run_group(std::vector<BenchResult> &results, const std::vector<size_t> &group,
+               const BenchOptions &options) {
     const BenchCase &first = results[group.front()].c;
     std::string problem = size_problem(first);
     if (problem.empty() && first.device == Device::cuda) {
@@ -315,7 +321,8 @@ void run_group(std::vector<BenchResult> &results, const std::vector<size_t> &gro
     }
     ws.reset();
 #ifdef CASCADE_HAVE_CUDA_RUNTIME
-    if (first.device == Device::cuda && problem.empty()) halide_cuda_release_unused_device_allocations(nullptr);
+    if (first.device == Device::cuda && problem.empty())
+        halide_cuda_release_unused_device_allocations(nullptr);
 #endif
 }
 

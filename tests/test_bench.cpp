@@ -59,7 +59,8 @@ class BenchSatCpu : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(BenchSatCpu, MatchesTheReferenceAndTheFormulas) {
     const auto results = run_benchmark(
-        {{"copy", "", kWidth, kHeight, Device::cpu}, {"sat", GetParam(), kWidth, kHeight, Device::cpu}}, quick());
+        {{"copy", "", kWidth, kHeight, Device::cpu}, {"sat", GetParam(), kWidth, kHeight, Device::cpu}},
+        quick());
     const BenchResult &sat = results[1];
     if (starts_with(sat.note, "not built")) GTEST_SKIP() << sat.note;
     expect_consistent(sat, results[0]);
@@ -161,8 +162,9 @@ TEST(BenchCuda, EveryOpOnTheDevice) {
     }
     EXPECT_NE(results[1].note.find("self-check"), std::string::npos) << results[1].note;
     // At least the naive SAT is built for CUDA.
-    const auto naive = std::find_if(results.begin(), results.end(),
-                                    [](const BenchResult &r) { return r.c.op == "sat" && r.c.variant == "naive"; });
+    const auto naive = std::find_if(results.begin(), results.end(), [](const BenchResult &r) {
+        return r.c.op == "sat" && r.c.variant == "naive";
+    });
     ASSERT_NE(naive, results.end());
     EXPECT_TRUE(measured(*naive)) << naive->note;
 }

@@ -27,8 +27,8 @@ struct BenchArgs {
 // "N" for N×N, or "WxH".
 std::pair<int, int> parse_size(const std::string &text) {
     auto number = [&](const std::string &digits) {
-        if (digits.empty() || digits.size() > 6 || digits.find_first_not_of("0123456789") != std::string::npos ||
-            std::stoi(digits) < 1)
+        if (digits.empty() || digits.size() > 6 ||
+            digits.find_first_not_of("0123456789") != std::string::npos || std::stoi(digits) < 1)
             throw Error("bad size '" + text + "' (expected N or WxH, e.g. 4096 or 5000x3001)");
         return std::stoi(digits);
     };
@@ -59,12 +59,14 @@ Device choose_device(const std::string &choice) {
 // Size-major, ops in the order given: each size's rows read as one comparison.
 std::vector<BenchCase> make_cases(const BenchArgs &args, Device device) {
     for (const std::string &v : args.variants)
-        if (std::none_of(args.ops.begin(), args.ops.end(), [&](const std::string &op) { return is_variant_of(op, v); }))
+        if (std::none_of(args.ops.begin(), args.ops.end(),
+                         [&](const std::string &op) { return is_variant_of(op, v); }))
             throw Error("--variants: '" + v + "' is no variant of the ops selected (see --help)");
     std::vector<std::string> sizes = args.sizes;
     if (sizes.empty())
-        sizes = device == Device::cuda ? std::vector<std::string>{"1024", "2048", "4096", "8192", "16384", "5000x3001"}
-                                       : std::vector<std::string>{"512", "1024", "2048"};
+        sizes = device == Device::cuda
+                    ? std::vector<std::string>{"1024", "2048", "4096", "8192", "16384", "5000x3001"}
+                    : std::vector<std::string>{"512", "1024", "2048"};
     std::vector<BenchCase> cases;
     for (const std::string &size : sizes) {
         const auto [width, height] = parse_size(size);
@@ -91,8 +93,9 @@ std::string command_line() {
             arg += ch;
             continue;
         }
-        const bool plain = !arg.empty() && arg.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                                                 "0123456789-_=+,./:@%") == std::string::npos;
+        const bool plain = !arg.empty() && arg.find_first_not_of(
+                                               "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                               "0123456789-_=+,./:@%") == std::string::npos;
         std::string quoted = "'";
         for (char c : arg) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
         line += (line.empty() ? "" : " ") + (plain ? arg : quoted + "'");
@@ -148,12 +151,13 @@ void print_json(const BenchArgs &args, const std::vector<BenchResult> &results) 
 void print_table(const BenchArgs &args, const std::vector<BenchResult> &results) {
     const BenchOptions &o = args.options;
     std::printf("command: %s\ncuda device: %s\n", command_line().c_str(), cuda_device_text().c_str());
-    std::printf("median of %d calls after %d warm-up calls, seed %u; CUDA: event pairs on the default stream,\n"
-                "calls back to back. floor = the copy measured at the same size: floor GiP/s = copy bytes/s /\n"
-                "B/px / 2^30, of_floor = GiP/s / floor GiP/s.\n\n",
-                o.repetitions, o.warmup, o.seed);
-    std::printf("%-8s %-11s %-12s %-6s %12s %10s %5s %9s  %s\n", "op", "variant", "size", "device", "median_ms",
-                "GiP/s", "B/px", "of_floor", "note");
+    std::printf(
+        "median of %d calls after %d warm-up calls, seed %u; CUDA: event pairs on the default stream,\n"
+        "calls back to back. floor = the copy measured at the same size: floor GiP/s = copy bytes/s /\n"
+        "B/px / 2^30, of_floor = GiP/s / floor GiP/s.\n\n",
+        o.repetitions, o.warmup, o.seed);
+    std::printf("%-8s %-11s %-12s %-6s %12s %10s %5s %9s  %s\n", "op", "variant", "size", "device",
+                "median_ms", "GiP/s", "B/px", "of_floor", "note");
     auto number = [](double value, const char *format) {
         char text[32] = "-";
         if (std::isfinite(value)) std::snprintf(text, sizeof(text), format, value);
@@ -170,7 +174,8 @@ void print_table(const BenchArgs &args, const std::vector<BenchResult> &results)
 }
 
 void run(const BenchArgs &args) {
-    const std::vector<BenchResult> results = run_benchmark(make_cases(args, choose_device(args.device)), args.options);
+    const std::vector<BenchResult> results =
+        run_benchmark(make_cases(args, choose_device(args.device)), args.options);
     if (args.json) {
         print_json(args, results);
     } else {
@@ -202,14 +207,16 @@ Command add_bench_command(CLI::App &app) {
                     "Variants of sat (naive, overlapped, 2r1w, 1r1w, 1r1w-split, auto) and iir (rt-order1, "
                     "rt-order3) to run, comma-separated (default: all)")
         ->delimiter(',');
-    cmd->add_option("--sizes", args->sizes,
-                    "Sizes N (N×N) or WxH, comma-separated (default cuda: 1024,2048,4096,8192,16384,5000x3001; "
-                    "cpu: 512,1024,2048)")
+    cmd->add_option(
+           "--sizes", args->sizes,
+           "Sizes N (N×N) or WxH, comma-separated (default cuda: 1024,2048,4096,8192,16384,5000x3001; "
+           "cpu: 512,1024,2048)")
         ->delimiter(',');
     cmd->add_option("--device", args->device, "auto (CUDA when it can run here), cpu or cuda")
         ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
         ->capture_default_str();
-    cmd->add_option("--repetitions", args->options.repetitions, "Timed calls per case (the median is reported)")
+    cmd->add_option("--repetitions", args->options.repetitions,
+                    "Timed calls per case (the median is reported)")
         ->check(CLI::Range(1, 100000))
         ->capture_default_str();
     cmd->add_option("--warmup", args->options.warmup, "Untimed calls before timing (after one probe call)")
@@ -218,7 +225,8 @@ Command add_bench_command(CLI::App &app) {
     cmd->add_option("--seed", args->options.seed, "Seed of the random input")->capture_default_str();
     cmd->add_flag("--check", args->options.check,
                   "Also compare the copy, sat and cub-sat outputs with a double-precision reference");
-    cmd->add_flag("--json", args->json, "One JSON object per line (a header, then one per case) instead of a table");
+    cmd->add_flag("--json", args->json,
+                  "One JSON object per line (a header, then one per case) instead of a table");
     return {cmd, [args] { run(*args); }};
 }
 

@@ -1,10 +1,10 @@
-#include <cub/device/device_scan.cuh>
-#include <cub/warp/warp_scan.cuh>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cub/device/device_scan.cuh>
+#include <cub/warp/warp_scan.cuh>
 #include <random>
 #include <stdexcept>
 
@@ -26,8 +26,9 @@ void check(cudaError_t status, const char *what) {
 constexpr int kStrip = 32;
 constexpr int kWarps = 8;
 constexpr int kRowsPerThread = kStrip / kWarps;
+constexpr int kThreads = kStrip * kWarps;
 
-__global__ void __launch_bounds__(kStrip *kWarps)
+__global__ void __launch_bounds__(kThreads)
     column_scan(const float *__restrict__ in, float *__restrict__ out, int width, int height) {
     using WarpScan = cub::WarpScan<float>;
     __shared__ float tile[kStrip][kStrip + 1];  // padded: column reads are conflict-free
@@ -73,7 +74,9 @@ struct RowOf {
     __host__ __device__ int operator()(int i) const { return i / width; }
 };
 
-auto row_keys(int width) { return thrust::make_transform_iterator(thrust::counting_iterator<int>(0), RowOf{width}); }
+auto row_keys(int width) {
+    return thrust::make_transform_iterator(thrust::counting_iterator<int>(0), RowOf{width});
+}
 
 }  // namespace
 

@@ -24,8 +24,8 @@ public:
 
     void *data() const { return data_; }
     size_t bytes() const { return bytes_; }
-    void upload(const void *host);          // synchronous
-    void download(void *host) const;        // synchronous
+    void upload(const void *host);    // synchronous
+    void download(void *host) const;  // synchronous
 
 private:
     void *data_ = nullptr;
