@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <cstring>
 #include <sstream>
 
 #include "device.h"
@@ -170,6 +171,40 @@ TEST_F(CliTest, UsageErrorsExitWithTwo) {
     EXPECT_EQ(run_cli("iir").status, 2);
     EXPECT_EQ(run_cli("iir a.png b.png --feedback -0.5 --device gpu").status, 2);
     EXPECT_EQ(run_cli("frobnicate").status, 2);
+}
+
+}  // namespace
+}  // namespace cascade
+
+namespace cascade {
+namespace {
+
+TEST_F(CliTest, SatWritesExactIntegerTables) {
+    const std::string sample = testing::source_dir() + "/data/astronaut.png";
+    for (const char *algorithm : {"naive", "overlapped", "2r1w", "auto"}) {
+        const std::string out = path(std::string("sat-") + algorithm + ".npy");
+        Result r = run_cli("sat " + sample + " " + out + " --exclusive --device cpu --algorithm " + algorithm);
+        ASSERT_EQ(r.status, 0) << r.err;
+        RawImage input = read_image(sample), table = read_image(out);
+        ASSERT_EQ(table.type, SampleType::u32);
+        ASSERT_EQ(table.width, 513u);
+        ASSERT_EQ(table.height, 513u);
+        // The last entry of each channel is the channel's total.
+        for (size_t c = 0; c < 3; c++) {
+            uint64_t total = 0;
+            for (size_t n = c; n < input.samples(); n += 3) total += input.bytes[n];
+            uint32_t last;
+            std::memcpy(&last, &table.bytes[(table.samples() - 3 + c) * 4], 4);
+            EXPECT_EQ(last, total) << algorithm;
+        }
+    }
+}
+
+TEST_F(CliTest, SatRefusesWhatItCannotDo) {
+    const std::string sample = testing::source_dir() + "/data/astronaut.png";
+    expect_failure("sat " + sample + " " + path("t.png") + " --device cpu", path("t.png"), "PNG");
+    expect_failure("sat " + sample + " " + path("t.bmp"), path("t.bmp"), "extension");
+    expect_failure("sat " + sample + " " + path("t.npy") + " --algorithm fast", path("t.npy"), "algorithm", 2);
 }
 
 }  // namespace

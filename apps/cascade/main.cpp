@@ -15,6 +15,7 @@ int main(int argc, char **argv) {
     });
     const std::vector<cascade::cli::Command> commands = {cascade::cli::add_iir_command(app),
                                                           cascade::cli::add_gaussian_command(app),
+                                                          cascade::cli::add_sat_command(app),
                                                           cascade::cli::add_box_command(app),
                                                           cascade::cli::add_bench_command(app)};
     try {
