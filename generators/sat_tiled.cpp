@@ -18,7 +18,11 @@ Func exclusive_prefix(Func f, Expr tiles, Func chunk_sums, const std::string &na
     const Expr zero = cast(f.output_types()[0], 0);
     RDom v(0, kChunk, name + "_v");
     chunk_sums(j, u, c) = sum(f(j, u * kChunk + v, c));
-    RDom whole(0, (tiles + kChunk - 1) / kChunk, name + "_whole"), part(0, kChunk, name + "_part");
+    Expr chunks = (tiles + kChunk - 1) / kChunk;
+    // With a single chunk no chunk total is ever added; bounds inference would then size
+    // chunk_sums to nothing, and a GPU launch of zero blocks fails (CUDA_ERROR_INVALID_VALUE).
+    chunk_sums.bound(u, 0, chunks);
+    RDom whole(0, chunks, name + "_whole"), part(0, kChunk, name + "_part");
     Expr first = t / kChunk * kChunk;
     Func g(name);
     g(j, t, c) = sum(select(whole < t / kChunk, chunk_sums(j, whole, c), zero)) +
@@ -75,7 +79,9 @@ SatTiledFuncs define_sat_tiled(Func input, Expr width, Expr height, Func output,
     RDom whole_tile(0, b, "whole_tile");
     Expr column_part = select(t < ny, s.block_sums(j % b, 0, col_tile, t_row, c), zero);
     Expr row_part = select(t < nx, s.block_sums(jr % b, 1, t_col, clamp(jr / b, 0, ny - 1), c), zero);
-    Expr total_part = select(t < ny, sum(s.block_sums(whole_tile, 0, jt, t_row, c)), zero);
+    s.tile_totals = Func("tile_totals");
+    s.tile_totals(tx, ty, c) = sum(s.block_sums(whole_tile, 0, tx, ty, c));
+    Expr total_part = select(t < ny, s.tile_totals(jt, t_row, c), zero);
     s.carry_source = Func("carry_source");
     if (overlapped) {
         s.carry_source(j, t, c) = column_part;

@@ -20,6 +20,7 @@ struct SatTiledFuncs {
     Halide::Func column_sums, row_sums, row_prefix, tile_in;  // stage-1 helpers, per tile
     Halide::Func chunk_sums, row_chunk_sums;  // the carries' totals over chunks of tiles
     Halide::Func carry_source;                // what the carries sum, one row j per carry
+    Halide::Func tile_totals;                 // 2R1W: each tile's sum, for the corners
     Halide::Func carries;      // (j, t, c): exclusive prefix over tiles of the sums (see .cpp)
     Halide::Func corner;       // (tx, ty, c): 2R1W's sum of all tiles above and to the left
     Halide::Func row_carries;  // overlapped: completed row carries, eq. 45

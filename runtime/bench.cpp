@@ -315,7 +315,7 @@ void run_group(std::vector<BenchResult> &results, const std::vector<size_t> &gro
                               error > kSelfCheckTolerance ? "SELF-CHECK FAILED: " : "", error);
                 append_note(r.note, text);
             } catch (const std::exception &e) {
-                append_note(r.note, std::string("self-check failed: ") + e.what());
+                append_note(r.note, std::string("SELF-CHECK FAILED: ") + e.what());
             }
         }
     }

@@ -9,7 +9,7 @@ namespace {
 // The carry Funcs; those of the other algorithm are undefined and skipped.
 std::vector<Func> carry_funcs(const SatTiledFuncs &f) {
     std::vector<Func> all;
-    for (Func g : {f.chunk_sums, f.carries, f.strip_totals, f.row_chunk_sums, f.row_carries, f.corner})
+    for (Func g : {f.tile_totals, f.chunk_sums, f.carries, f.strip_totals, f.row_chunk_sums, f.row_carries, f.corner})
         if (g.defined()) all.push_back(g);
     return all;
 }

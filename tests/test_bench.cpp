@@ -157,7 +157,7 @@ TEST(BenchCuda, EveryOpOnTheDevice) {
     expect_all_consistent(results);
     EXPECT_NEAR(results[0].floor_fraction, 1.0, 1e-12);
     for (const BenchResult &r : results) {
-        if (r.c.op == "sat" || r.c.op == "cub-sat")
+        if ((r.c.op == "sat" || r.c.op == "cub-sat") && !starts_with(r.note, "not built"))
             EXPECT_NE(r.note.find("check: max error"), std::string::npos) << r.c.variant << ": " << r.note;
     }
     EXPECT_NE(results[1].note.find("self-check"), std::string::npos) << results[1].note;
