@@ -6,28 +6,29 @@ using namespace Halide;
 
 namespace {
 
-// Tiles per chunk in the carry prefixes: each carry sums at most this many terms plus one
-// chunk total per earlier chunk, instead of one term per earlier tile.
-constexpr int kChunk = 16;
-
-// g(j, t, c) = Σ_{t' < t} f(j, t', c), as pure Funcs: no serial scan through global memory
-// (measured at ~114 µs for 8192² in the notes), one chunk total per kChunk tiles instead.
-// f must be zero for t ≥ the number of tiles.
-Func exclusive_prefix(Func f, Expr tiles, Func chunk_sums, const std::string &name) {
-    Var j("j"), t("t"), c("c"), u("u");
+// No serial scan through global memory (the notes measured one at ~114 µs for 8192²): each
+// thread scans one chunk of tiles in registers. f must be zero for t ≥ the number of tiles.
+TilePrefix exclusive_prefix(Func f, Expr tiles, const std::string &name) {
+    constexpr int q = TilePrefix::kChunk;
+    TilePrefix p;
+    Var j = p.j = Var("j"), t = p.t = Var("t"), u = p.u = Var("u"), v = p.v = Var("v"), c = p.c = Var("c");
     const Expr zero = cast(f.output_types()[0], 0);
-    RDom v(0, kChunk, name + "_v");
-    chunk_sums(j, u, c) = sum(f(j, u * kChunk + v, c));
-    Expr chunks = (tiles + kChunk - 1) / kChunk;
+    const Expr chunks = (tiles + q - 1) / q;
+    RDom in_chunk(0, q, name + "_in_chunk"), earlier(0, chunks, name + "_earlier");
+    p.chunk_sums = Func(name + "_chunk_sums");
+    p.chunk_sums(j, u, c) = sum(f(j, u * q + in_chunk, c));
     // With a single chunk no chunk total is ever added; bounds inference would then size
     // chunk_sums to nothing, and a GPU launch of zero blocks fails (CUDA_ERROR_INVALID_VALUE).
-    chunk_sums.bound(u, 0, chunks);
-    RDom whole(0, chunks, name + "_whole"), part(0, kChunk, name + "_part");
-    Expr first = t / kChunk * kChunk;
-    Func g(name);
-    g(j, t, c) = sum(select(whole < t / kChunk, chunk_sums(j, whole, c), zero)) +
-                 sum(select(part < t - first, f(j, first + part, c), zero));
-    return g;
+    p.chunk_sums.bound(u, 0, chunks);
+    p.chunk_prefix = Func(name + "_chunk_prefix");
+    p.chunk_prefix(j, u, c) = sum(select(earlier < u, p.chunk_sums(j, earlier, c), zero));
+    p.steps = RDom(1, q - 1, name + "_steps");
+    p.within = Func(name + "_within");
+    p.within(j, u, v, c) = select(v == 0, zero, f(j, u * q + v - 1, c));
+    p.within(j, u, p.steps, c) += p.within(j, u, p.steps - 1, c);
+    p.result = Func(name);
+    p.result(j, t, c) = p.chunk_prefix(j, t / q, c) + p.within(j, t / q, t % q, c);
+    return p;
 }
 
 }  // namespace
@@ -88,8 +89,8 @@ SatTiledFuncs define_sat_tiled(Func input, Expr width, Expr height, Func output,
     } else {
         s.carry_source(j, t, c) = select(j < columns, column_part, j < columns + rows, row_part, total_part);
     }
-    s.chunk_sums = Func("chunk_sums");
-    s.carries = exclusive_prefix(s.carry_source, max(nx, ny), s.chunk_sums, "carries");
+    s.column_prefix = exclusive_prefix(s.carry_source, max(nx, ny), "carries");
+    s.carries = s.column_prefix.result;
 
     Expr left;  // what seeds the tile's first column
     if (overlapped) {
@@ -101,8 +102,8 @@ SatTiledFuncs define_sat_tiled(Func input, Expr width, Expr height, Func output,
                                  s.block_sums(j % b, 1, t_col, clamp(j / b, 0, ny - 1), c) +
                                      s.strip_totals(t_col, clamp(j / b, 0, ny - 1), c),
                                  zero);
-        s.row_chunk_sums = Func("row_chunk_sums");
-        s.row_carries = exclusive_prefix(source, nx, s.row_chunk_sums, "row_carries");
+        s.row_prefix_scan = exclusive_prefix(source, nx, "row_carries");
+        s.row_carries = s.row_prefix_scan.result;
         left = s.row_carries(ty * b + yi, tx, c);
     } else {
         RDom earlier(0, nx, "earlier");
@@ -111,22 +112,25 @@ SatTiledFuncs define_sat_tiled(Func input, Expr width, Expr height, Func output,
         left = s.carries(columns + ty * b + yi, tx, c);
     }
 
-    // 3. Per tile: re-read, seed, scan down the columns, then along the rows.
+    // 3. Per tile: re-read, seed the edges with the carries (updates touching one row or column,
+    // not a select on every sample), scan down the columns, then along the rows.
     s.scan = RDom(1, b - 1, "scan");
     s.local = Func("local");
-    Expr seeded = s.samples(tx * b + xi, ty * b + yi, c) + select(yi == 0, s.carries(tx * b + xi, ty, c), zero);
+    s.local(xi, yi, tx, ty, c) = s.samples(tx * b + xi, ty * b + yi, c);
+    s.local(xi, 0, tx, ty, c) += s.carries(tx * b + xi, ty, c);
     if (!overlapped) {
         // Kasagi: the row sums to the left enter the first column and the corner its first sample,
         // before the scans spread them.
-        seeded += select(xi == 0, left, zero) + select(xi == 0 && yi == 0, s.corner(tx, ty, c), zero);
+        s.local(0, yi, tx, ty, c) += left + select(yi == 0, s.corner(tx, ty, c), zero);
     }
-    s.local(xi, yi, tx, ty, c) = seeded;
+    s.column_scan = s.local.num_update_definitions();
     s.local(xi, s.scan, tx, ty, c) += s.local(xi, s.scan - 1, tx, ty, c);
     if (overlapped) {
         // Nehab: the completed row carry is the table's value left of the tile: the row scan's
         // prologue, added once the column scan is done.
         s.local(0, yi, tx, ty, c) += left;
     }
+    s.row_scan = s.local.num_update_definitions();
     s.local(s.scan, yi, tx, ty, c) += s.local(s.scan - 1, yi, tx, ty, c);
     output(x, y, c) = s.local(x % b, y % b, x / b, y / b, c);
     return s;

@@ -13,12 +13,22 @@
 
 namespace cascade {
 
+// An exclusive prefix over tiles, result(j, t, c) = Σ_{t' < t} f(j, t', c), by chunks of
+// kChunk tiles: a running sum inside each chunk (`within`, kept in registers) plus the totals of
+// the chunks before (`chunk_prefix`, from `chunk_sums`).
+struct TilePrefix {
+    static constexpr int kChunk = 16;
+    Halide::Func chunk_sums, chunk_prefix, within, result;
+    Halide::RDom steps;  // over [1, kChunk): the running sum
+    Halide::Var j, t, u, v, c;
+};
+
 struct SatTiledFuncs {
     int tile;                  // b
     Halide::Func samples;      // the input in the accumulation type, zero outside the image
     Halide::Func block_sums;   // (i, k, tx, ty, c): k = 0 column sums, k = 1 row sums of a tile
     Halide::Func column_sums, row_sums, row_prefix, tile_in;  // stage-1 helpers, per tile
-    Halide::Func chunk_sums, row_chunk_sums;  // the carries' totals over chunks of tiles
+    TilePrefix column_prefix, row_prefix_scan;  // the carries, and overlapped's row carries
     Halide::Func carry_source;                // what the carries sum, one row j per carry
     Halide::Func tile_totals;                 // 2R1W: each tile's sum, for the corners
     Halide::Func carries;      // (j, t, c): exclusive prefix over tiles of the sums (see .cpp)
@@ -26,6 +36,7 @@ struct SatTiledFuncs {
     Halide::Func row_carries;  // overlapped: completed row carries, eq. 45
     Halide::Func strip_totals; // overlapped: s(P_{m−1,n}(Y)), the column carries' sum per tile
     Halide::Func local;        // (xi, yi, tx, ty, c): the seeded tile, then its two scans
+    int column_scan = 0, row_scan = 0;  // their update indices; the others seed edges
     Halide::Func output;
     Halide::RDom scan;         // over [1, b): the in-tile scans
     Halide::RDom across;       // over [0, b): the tile sums

@@ -6,11 +6,17 @@ using namespace Halide;
 
 namespace {
 
-// The carry Funcs; those of the other algorithm are undefined and skipped.
-std::vector<Func> carry_funcs(const SatTiledFuncs &f) {
+// Small per-tile Funcs of the carries stage; those of the other algorithm are undefined.
+std::vector<Func> small_funcs(const SatTiledFuncs &f) {
     std::vector<Func> all;
-    for (Func g : {f.tile_totals, f.chunk_sums, f.carries, f.strip_totals, f.row_chunk_sums, f.row_carries, f.corner})
+    for (Func g : {f.tile_totals, f.strip_totals, f.corner})
         if (g.defined()) all.push_back(g);
+    return all;
+}
+
+std::vector<TilePrefix *> prefixes(SatTiledFuncs &f) {
+    std::vector<TilePrefix *> all = {&f.column_prefix};
+    if (f.row_prefix_scan.result.defined()) all.push_back(&f.row_prefix_scan);
     return all;
 }
 
@@ -18,6 +24,14 @@ std::vector<Func> tile_sum_funcs(const SatTiledFuncs &f) {
     std::vector<Func> all;
     for (Func g : {f.column_sums, f.row_sums, f.row_prefix})
         if (g.defined()) all.push_back(g);
+    return all;
+}
+
+// The updates of `local` that seed one row or column: neither scan.
+std::vector<int> edge_updates(const SatTiledFuncs &f) {
+    std::vector<int> all;
+    for (int u = 0; u < f.local.num_update_definitions(); u++)
+        if (u != f.column_scan && u != f.row_scan) all.push_back(u);
     return all;
 }
 
@@ -35,9 +49,10 @@ void schedule_sat_tiled_cpu(SatTiledFuncs &f) {
     }
 
     // Stage 2: the carries, vectorized across carries.
-    for (Func g : carry_funcs(f)) {
-        Var first = g.args()[0], second = g.args()[1];
-        g.compute_root().parallel(second).vectorize(first, 8, TailStrategy::GuardWithIf);
+    for (Func g : small_funcs(f)) g.compute_root().parallel(g.args()[1]).vectorize(g.args()[0], 8, TailStrategy::GuardWithIf);
+    for (TilePrefix *p : prefixes(f)) {
+        p->chunk_sums.compute_root().parallel(p->u).vectorize(p->j, 8, TailStrategy::GuardWithIf);
+        p->result.compute_root().parallel(p->t).vectorize(p->j, 8, TailStrategy::GuardWithIf);
     }
 
     // Stage 3: a tile at a time, in a b×b buffer that stays in cache.
@@ -47,10 +62,8 @@ void schedule_sat_tiled_cpu(SatTiledFuncs &f) {
         .parallel(tile)
         .vectorize(xi, 8);
     f.local.compute_at(f.output, xo).vectorize(f.xi, 8);
-    const int updates = f.local.num_update_definitions();
-    f.local.update(0).reorder(f.xi, f.scan.x).vectorize(f.xi, 8);
-    if (updates == 3) f.local.update(1).vectorize(f.yi, 8);  // overlapped: the row carries
-    f.local.update(updates - 1).reorder(f.yi, f.scan.x).vectorize(f.yi, 8);
+    f.local.update(f.column_scan).reorder(f.xi, f.scan.x).vectorize(f.xi, 8);
+    f.local.update(f.row_scan).reorder(f.yi, f.scan.x).vectorize(f.yi, 8);
 }
 
 void schedule_sat_tiled_cuda(SatTiledFuncs &f) {
@@ -59,27 +72,43 @@ void schedule_sat_tiled_cuda(SatTiledFuncs &f) {
     Var yo("yo"), yr("yr");
 
     // Stage 1: one block per tile; the tile staged in shared memory, its rows padded by one
-    // sample so that the row sums read across banks.
+    // sample so that the row sums read across banks. Unrolled loads keep 16 in flight per thread.
     f.block_sums.compute_root().reorder(f.k, f.i, f.tx, f.ty, f.c).gpu_blocks(f.tx, f.ty, f.c).gpu_threads(f.i);
     f.tile_in.compute_at(f.block_sums, f.tx)
         .bound_storage(f.xi, b + 1)
         .split(f.yi, yo, yr, rows_per_pass)
         .reorder(f.xi, yr, yo)
-        .gpu_threads(f.xi, yr);
+        .gpu_threads(f.xi, yr)
+        .unroll(yo);
     for (Func g : tile_sum_funcs(f)) {
         g.compute_at(f.block_sums, f.tx).gpu_threads(f.i);
-        g.update().reorder(f.across.x, f.i).gpu_threads(f.i);
+        g.update().reorder(f.across.x, f.i).gpu_threads(f.i).unroll(f.across.x);
     }
 
-    // Stage 2: one thread per carry.
-    for (Func g : carry_funcs(f)) {
-        Var first = g.args()[0], second = g.args()[1], fo("fo"), fi("fi"), so("so"), si("si");
+    // Stage 2: the carries. Each thread runs one chunk of a prefix in registers.
+    for (Func g : small_funcs(f)) {
+        Var first = g.args()[0], second = g.args()[1], fo("fo"), fi("fi");
         g.compute_root()
             .split(first, fo, fi, 64, TailStrategy::GuardWithIf)
-            .split(second, so, si, 4, TailStrategy::GuardWithIf)
-            .reorder(fi, si, fo, so)
-            .gpu_blocks(fo, so, g.args()[2])
-            .gpu_threads(fi, si);
+            .gpu_blocks(fo, second, g.args()[2])
+            .gpu_threads(fi);
+    }
+    for (TilePrefix *p : prefixes(f)) {
+        Var jo("jo"), ji("ji"), uo("uo");
+        p->chunk_sums.compute_root()
+            .split(p->j, jo, ji, 64, TailStrategy::GuardWithIf)
+            .gpu_blocks(jo, p->u, p->c)
+            .gpu_threads(ji);
+        p->result.compute_root()
+            .split(p->t, uo, p->v, TilePrefix::kChunk, TailStrategy::RoundUp)
+            .split(p->j, jo, ji, 64, TailStrategy::GuardWithIf)
+            .reorder(p->v, ji, jo, uo, p->c)
+            .gpu_blocks(jo, uo, p->c)
+            .gpu_threads(ji)
+            .unroll(p->v);
+        p->chunk_prefix.compute_at(p->result, ji);
+        p->within.compute_at(p->result, ji).unroll(p->v);
+        p->within.update().unroll(p->steps.x);
     }
 
     // Stage 3: one block per tile: seed, scan in shared memory, write.
@@ -88,16 +117,21 @@ void schedule_sat_tiled_cuda(SatTiledFuncs &f) {
         .split(yi, yio, yii, rows_per_pass)
         .reorder(xi, yii, yio, xo, yt, f.c)
         .gpu_blocks(xo, yt, f.c)
-        .gpu_threads(xi, yii);
+        .gpu_threads(xi, yii)
+        .unroll(yio);
     f.local.compute_at(f.output, xo)
         .bound_storage(f.xi, b + 1)
         .split(f.yi, yo, yr, rows_per_pass)
         .reorder(f.xi, yr, yo)
-        .gpu_threads(f.xi, yr);
-    const int updates = f.local.num_update_definitions();
-    f.local.update(0).reorder(f.scan.x, f.xi).gpu_threads(f.xi);
-    if (updates == 3) f.local.update(1).gpu_threads(f.yi);  // overlapped: the row carries
-    f.local.update(updates - 1).reorder(f.scan.x, f.yi).gpu_threads(f.yi);
+        .gpu_threads(f.xi, yr)
+        .unroll(yo);
+    // The first-row seed runs over xi, the first-column seeds over yi: one thread per sample.
+    for (int u : edge_updates(f)) {
+        const bool first_column = Internal::is_const_zero(f.local.update_args(u)[0]);
+        f.local.update(u).gpu_threads(first_column ? f.yi : f.xi);
+    }
+    f.local.update(f.column_scan).reorder(f.scan.x, f.xi).gpu_threads(f.xi).unroll(f.scan.x);
+    f.local.update(f.row_scan).reorder(f.scan.x, f.yi).gpu_threads(f.yi).unroll(f.scan.x);
 }
 
 }  // namespace cascade
