@@ -116,25 +116,19 @@ SatTiledFuncs define_sat_tiled(Func input, Expr width, Expr height, Func output,
     // not a select on every sample), scan down the columns, then along the rows.
     s.scan = RDom(1, b - 1, "scan");
     s.local = Func("local");
-    if (overlapped) {
-        // Nehab: each column seeded with its carry and scanned on its own (a thread's registers
-        // on the GPU); then the completed row carry, the table's value left of the tile, is the
-        // row scan's prologue.
-        s.column_scan_regs = Func("column_scan_regs");
-        s.column_scan_regs(xi, yi, tx, ty, c) =
-            s.samples(tx * b + xi, ty * b + yi, c) + select(yi == 0, s.carries(tx * b + xi, ty, c), zero);
-        s.column_scan_regs(xi, s.scan, tx, ty, c) += s.column_scan_regs(xi, s.scan - 1, tx, ty, c);
-        s.local(xi, yi, tx, ty, c) = s.column_scan_regs(xi, yi, tx, ty, c);
-        s.column_scan = -1;
-        s.local(0, yi, tx, ty, c) += left;
-    } else {
-        // Kasagi: the column carries enter the first row, the row sums to the left the first
-        // column and the corner its first sample, before the scans spread them.
-        s.local(xi, yi, tx, ty, c) = s.samples(tx * b + xi, ty * b + yi, c);
-        s.local(xi, 0, tx, ty, c) += s.carries(tx * b + xi, ty, c);
+    s.local(xi, yi, tx, ty, c) = s.samples(tx * b + xi, ty * b + yi, c);
+    s.local(xi, 0, tx, ty, c) += s.carries(tx * b + xi, ty, c);
+    if (!overlapped) {
+        // Kasagi: the row sums to the left enter the first column and the corner its first sample,
+        // before the scans spread them.
         s.local(0, yi, tx, ty, c) += left + select(yi == 0, s.corner(tx, ty, c), zero);
-        s.column_scan = s.local.num_update_definitions();
-        s.local(xi, s.scan, tx, ty, c) += s.local(xi, s.scan - 1, tx, ty, c);
+    }
+    s.column_scan = s.local.num_update_definitions();
+    s.local(xi, s.scan, tx, ty, c) += s.local(xi, s.scan - 1, tx, ty, c);
+    if (overlapped) {
+        // Nehab: the completed row carry is the table's value left of the tile: the row scan's
+        // prologue, added once the column scan is done.
+        s.local(0, yi, tx, ty, c) += left;
     }
     s.row_scan = s.local.num_update_definitions();
     s.local(s.scan, yi, tx, ty, c) += s.local(s.scan - 1, yi, tx, ty, c);

@@ -35,7 +35,6 @@ struct SatTiledFuncs {
     Halide::Func corner;       // (tx, ty, c): 2R1W's sum of all tiles above and to the left
     Halide::Func row_carries;  // overlapped: completed row carries, eq. 45
     Halide::Func strip_totals; // overlapped: s(P_{m−1,n}(Y)), the column carries' sum per tile
-    Halide::Func column_scan_regs;  // overlapped: one column of a tile, seeded and scanned
     Halide::Func local;        // (xi, yi, tx, ty, c): the seeded tile, then its two scans
     int column_scan = 0, row_scan = 0;  // their update indices; the others seed edges
     Halide::Func output;

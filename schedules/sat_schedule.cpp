@@ -62,12 +62,7 @@ void schedule_sat_tiled_cpu(SatTiledFuncs &f) {
         .parallel(tile)
         .vectorize(xi, 8);
     f.local.compute_at(f.output, xo).vectorize(f.xi, 8);
-    if (f.column_scan_regs.defined()) {
-        f.column_scan_regs.compute_at(f.output, xo).vectorize(f.xi, 8);
-        f.column_scan_regs.update().reorder(f.xi, f.scan.x).vectorize(f.xi, 8);
-    } else {
-        f.local.update(f.column_scan).reorder(f.xi, f.scan.x).vectorize(f.xi, 8);
-    }
+    f.local.update(f.column_scan).reorder(f.xi, f.scan.x).vectorize(f.xi, 8);
     f.local.update(f.row_scan).reorder(f.yi, f.scan.x).vectorize(f.yi, 8);
 }
 
@@ -116,42 +111,26 @@ void schedule_sat_tiled_cuda(SatTiledFuncs &f) {
         p->within.update().unroll(p->steps.x);
     }
 
-    // Stage 3: one block per tile: seed, scan, write.
+    // Stage 3: one block per tile: seed, scan in shared memory, write.
     Var xo("xo"), yt("yt"), xi("xi_out"), yi("yi_out"), yio("yio"), yii("yii");
-    if (f.column_scan_regs.defined()) {
-        // Overlapped: one thread per column loads it, scans it in registers (a Func computed at
-        // the thread and fully unrolled) and hands it to shared memory for the row scans; every
-        // stage keeps all b threads busy. 8192² on an H200: the seeded shared-memory scans with
-        // 4b threads took 203 µs (53% of DRAM peak); this layout is measured in
-        // docs/performance.md.
-        f.output.tile(f.x, f.y, xo, yt, xi, yi, b, b, TailStrategy::GuardWithIf)
-            .reorder(yi, xi, xo, yt, f.c)
-            .gpu_blocks(xo, yt, f.c)
-            .gpu_threads(xi)
-            .unroll(yi);
-        f.local.compute_at(f.output, xo).bound_storage(f.xi, b + 1).reorder(f.yi, f.xi).gpu_threads(f.xi).unroll(f.yi);
-        f.column_scan_regs.compute_at(f.local, f.xi).unroll(f.yi);
-        f.column_scan_regs.update().unroll(f.scan.x);
-    } else {
-        f.output.tile(f.x, f.y, xo, yt, xi, yi, b, b, TailStrategy::GuardWithIf)
-            .split(yi, yio, yii, rows_per_pass)
-            .reorder(xi, yii, yio, xo, yt, f.c)
-            .gpu_blocks(xo, yt, f.c)
-            .gpu_threads(xi, yii)
-            .unroll(yio);
-        f.local.compute_at(f.output, xo)
-            .bound_storage(f.xi, b + 1)
-            .split(f.yi, yo, yr, rows_per_pass)
-            .reorder(f.xi, yr, yo)
-            .gpu_threads(f.xi, yr)
-            .unroll(yo);
-        f.local.update(f.column_scan).reorder(f.scan.x, f.xi).gpu_threads(f.xi).unroll(f.scan.x);
-    }
+    f.output.tile(f.x, f.y, xo, yt, xi, yi, b, b, TailStrategy::GuardWithIf)
+        .split(yi, yio, yii, rows_per_pass)
+        .reorder(xi, yii, yio, xo, yt, f.c)
+        .gpu_blocks(xo, yt, f.c)
+        .gpu_threads(xi, yii)
+        .unroll(yio);
+    f.local.compute_at(f.output, xo)
+        .bound_storage(f.xi, b + 1)
+        .split(f.yi, yo, yr, rows_per_pass)
+        .reorder(f.xi, yr, yo)
+        .gpu_threads(f.xi, yr)
+        .unroll(yo);
     // The first-row seed runs over xi, the first-column seeds over yi: one thread per sample.
     for (int u : edge_updates(f)) {
         const bool first_column = Internal::is_const_zero(f.local.update_args(u)[0]);
         f.local.update(u).gpu_threads(first_column ? f.yi : f.xi);
     }
+    f.local.update(f.column_scan).reorder(f.scan.x, f.xi).gpu_threads(f.xi).unroll(f.scan.x);
     f.local.update(f.row_scan).reorder(f.scan.x, f.yi).gpu_threads(f.yi).unroll(f.scan.x);
 }
 
