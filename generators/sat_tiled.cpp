@@ -28,6 +28,9 @@ TilePrefix exclusive_prefix(Func f, Expr tiles, const std::string &name) {
     p.within(j, u, p.steps, c) += p.within(j, u, p.steps - 1, c);
     p.result = Func(name);
     p.result(j, t, c) = p.chunk_prefix(j, t / q, c) + p.within(j, t / q, t % q, c);
+    // Whole chunks from 0: each thread's t / q is then a single chunk and `within` a constant
+    // q values, which stay in registers; otherwise Halide moves them to a global scratch buffer.
+    p.result.bound(t, 0, chunks * q);
     return p;
 }
 

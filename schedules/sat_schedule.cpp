@@ -120,6 +120,10 @@ void schedule_sat_tiled_cuda(SatTiledFuncs &f) {
         .gpu_threads(xi, yii)
         .unroll(yio);
     f.local.compute_at(f.output, xo)
+        .bound_extent(f.xi, b)
+        .bound_extent(f.yi, b)
+        .bound_extent(f.tx, 1)
+        .bound_extent(f.ty, 1)
         .bound_storage(f.xi, b + 1)
         .split(f.yi, yo, yr, rows_per_pass)
         .reorder(f.xi, yr, yo)
