@@ -74,10 +74,12 @@ void schedule_sat_tiled_cuda(SatTiledFuncs &f) {
     // Stage 1: one block per tile; the tile staged in shared memory, its rows padded by one
     // sample so that the row sums read across banks. Unrolled loads keep 16 in flight per thread.
     f.block_sums.compute_root().reorder(f.k, f.i, f.tx, f.ty, f.c).gpu_blocks(f.tx, f.ty, f.c).gpu_threads(f.i);
+    // The serial row loop innermost, inside the thread loops: outside them Halide puts a barrier
+    // after every row (seen in the PTX: one bar.sync per load).
     f.tile_in.compute_at(f.block_sums, f.tx)
         .bound_storage(f.xi, b + 1)
         .split(f.yi, yo, yr, rows_per_pass)
-        .reorder(f.xi, yr, yo)
+        .reorder(yo, f.xi, yr)
         .gpu_threads(f.xi, yr)
         .unroll(yo);
     for (Func g : tile_sum_funcs(f)) {
@@ -115,7 +117,7 @@ void schedule_sat_tiled_cuda(SatTiledFuncs &f) {
     Var xo("xo"), yt("yt"), xi("xi_out"), yi("yi_out"), yio("yio"), yii("yii");
     f.output.tile(f.x, f.y, xo, yt, xi, yi, b, b, TailStrategy::GuardWithIf)
         .split(yi, yio, yii, rows_per_pass)
-        .reorder(xi, yii, yio, xo, yt, f.c)
+        .reorder(yio, xi, yii, xo, yt, f.c)
         .gpu_blocks(xo, yt, f.c)
         .gpu_threads(xi, yii)
         .unroll(yio);
@@ -126,7 +128,7 @@ void schedule_sat_tiled_cuda(SatTiledFuncs &f) {
         .bound_extent(f.ty, 1)
         .bound_storage(f.xi, b + 1)
         .split(f.yi, yo, yr, rows_per_pass)
-        .reorder(f.xi, yr, yo)
+        .reorder(yo, f.xi, yr)
         .gpu_threads(f.xi, yr)
         .unroll(yo);
     // The first-row seed runs over xi, the first-column seeds over yi: one thread per sample.
