@@ -80,11 +80,12 @@ SatTiledFuncs define_sat_tiled(Func input, Expr width, Expr height, Func output,
     //    columns + rows ≤ j:           tile column j's totals in tile row t (2R1W: for the corner)
     Expr col_tile = clamp(j / b, 0, nx - 1), t_row = clamp(t, 0, ny - 1), t_col = clamp(t, 0, nx - 1);
     Expr jr = j - columns, jt = clamp(j - columns - rows, 0, nx - 1);
-    RDom whole_tile(0, b, "whole_tile");
+    RDom whole_tile = s.whole_tile = RDom(0, b, "whole_tile");
     Expr column_part = select(t < ny, s.block_sums(j % b, 0, col_tile, t_row, c), zero);
     Expr row_part = select(t < nx, s.block_sums(jr % b, 1, t_col, clamp(jr / b, 0, ny - 1), c), zero);
     s.tile_totals = Func("tile_totals");
-    s.tile_totals(tx, ty, c) = sum(s.block_sums(whole_tile, 0, tx, ty, c));
+    s.tile_totals(tx, ty, c) = zero;
+    s.tile_totals(tx, ty, c) += s.block_sums(whole_tile, 0, tx, ty, c);
     Expr total_part = select(t < ny, s.tile_totals(jt, t_row, c), zero);
     s.carry_source = Func("carry_source");
     if (overlapped) {
@@ -99,7 +100,8 @@ SatTiledFuncs define_sat_tiled(Func input, Expr width, Expr height, Func output,
     if (overlapped) {
         // Eq. 45: P^T_{m,n}(V) = P^T_{m,n−1}(V) + s(P_{m−1,n}(Y)) + P^T_{m,n}(V̄), as a prefix over n.
         s.strip_totals = Func("strip_totals");
-        s.strip_totals(tx, ty, c) = sum(s.carries(tx * b + whole_tile, ty, c));
+        s.strip_totals(tx, ty, c) = zero;
+        s.strip_totals(tx, ty, c) += s.carries(tx * b + whole_tile, ty, c);
         Func source("row_carry_source");
         source(j, t, c) = select(t < nx,
                                  s.block_sums(j % b, 1, t_col, clamp(j / b, 0, ny - 1), c) +
@@ -109,9 +111,10 @@ SatTiledFuncs define_sat_tiled(Func input, Expr width, Expr height, Func output,
         s.row_carries = s.row_prefix_scan.result;
         left = s.row_carries(ty * b + yi, tx, c);
     } else {
-        RDom earlier(0, nx, "earlier");
+        RDom earlier = s.earlier_tiles = RDom(0, nx, "earlier");
         s.corner = Func("corner");
-        s.corner(tx, ty, c) = sum(select(earlier < tx, s.carries(columns + rows + earlier, ty, c), zero));
+        s.corner(tx, ty, c) = zero;
+        s.corner(tx, ty, c) += select(earlier < tx, s.carries(columns + rows + earlier, ty, c), zero);
         left = s.carries(columns + ty * b + yi, tx, c);
     }
 

@@ -40,6 +40,7 @@ struct SatTiledFuncs {
     Halide::Func output;
     Halide::RDom scan;         // over [1, b): the in-tile scans
     Halide::RDom across;       // over [0, b): the tile sums
+    Halide::RDom whole_tile, earlier_tiles;  // the reductions of tile_totals/strip_totals, corner
     Halide::Var x, y, c, i, k, j, t, tx, ty, xi, yi;
 };
 

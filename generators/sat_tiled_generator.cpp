@@ -13,6 +13,7 @@ class SatTiled : public Generator<SatTiled<Table>> {
 public:
     GeneratorParam<std::string> algorithm{"algorithm", "2r1w"};
     GeneratorParam<int> tile{"tile", 64};
+    GeneratorParam<int> rows{"rows", 4};  // GPU: tile rows moved per pass, threads = tile × rows
 
     GeneratorInput<Buffer<>> input{"input", 3};
     GeneratorOutput<Buffer<Table>> output{"output", 3};
@@ -28,7 +29,7 @@ public:
             output.dim(d).set_min(0);
         }
         if (this->get_target().has_gpu_feature()) {
-            cascade::schedule_sat_tiled_cuda(f);
+            cascade::schedule_sat_tiled_cuda(f, rows);
         } else {
             cascade::schedule_sat_tiled_cpu(f);
         }

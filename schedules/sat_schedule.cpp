@@ -49,7 +49,10 @@ void schedule_sat_tiled_cpu(SatTiledFuncs &f) {
     }
 
     // Stage 2: the carries, vectorized across carries.
-    for (Func g : small_funcs(f)) g.compute_root().parallel(g.args()[1]).vectorize(g.args()[0], 8, TailStrategy::GuardWithIf);
+    for (Func g : small_funcs(f)) {
+        g.compute_root().parallel(g.args()[1]).vectorize(g.args()[0], 8, TailStrategy::GuardWithIf);
+        g.update().parallel(g.args()[1]).vectorize(g.args()[0], 8, TailStrategy::GuardWithIf);
+    }
     for (TilePrefix *p : prefixes(f)) {
         p->chunk_sums.compute_root().parallel(p->u).vectorize(p->j, 8, TailStrategy::GuardWithIf);
         p->result.compute_root().parallel(p->t).vectorize(p->j, 8, TailStrategy::GuardWithIf);
@@ -66,9 +69,8 @@ void schedule_sat_tiled_cpu(SatTiledFuncs &f) {
     f.local.update(f.row_scan).reorder(f.yi, f.scan.x).vectorize(f.yi, 8);
 }
 
-void schedule_sat_tiled_cuda(SatTiledFuncs &f) {
+void schedule_sat_tiled_cuda(SatTiledFuncs &f, int rows_per_pass) {
     const int b = f.tile;
-    const int rows_per_pass = 4;  // a tile moves to or from memory b × rows_per_pass samples at a time
     Var yo("yo"), yr("yr");
 
     // Stage 1: one block per tile; the tile staged in shared memory, its rows padded by one
@@ -88,12 +90,21 @@ void schedule_sat_tiled_cuda(SatTiledFuncs &f) {
     }
 
     // Stage 2: the carries. Each thread runs one chunk of a prefix in registers.
+    // Their sums unrolled, so each thread has its loads in flight together (8192²: tile_totals
+    // 8.3 µs and corner 6.2 µs on the H100 with the loops rolled).
     for (Func g : small_funcs(f)) {
         Var first = g.args()[0], second = g.args()[1], fo("fo"), fi("fi");
         g.compute_root()
             .split(first, fo, fi, 64, TailStrategy::GuardWithIf)
             .gpu_blocks(fo, second, g.args()[2])
             .gpu_threads(fi);
+        Stage sum = g.update().split(first, fo, fi, 64, TailStrategy::GuardWithIf).gpu_blocks(fo, second, g.args()[2]).gpu_threads(fi);
+        if (g.name() == f.corner.name()) {
+            RVar outer("corner_outer"), inner("corner_inner");
+            sum.split(f.earlier_tiles.x, outer, inner, 8, TailStrategy::GuardWithIf).unroll(inner);
+        } else {
+            sum.unroll(f.whole_tile.x);
+        }
     }
     for (TilePrefix *p : prefixes(f)) {
         Var jo("jo"), ji("ji"), uo("uo");

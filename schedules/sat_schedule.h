@@ -5,6 +5,8 @@
 namespace cascade {
 
 void schedule_sat_tiled_cpu(SatTiledFuncs &f);
-void schedule_sat_tiled_cuda(SatTiledFuncs &f);
+// rows_per_pass: a tile moves to or from memory b × rows_per_pass samples at a time (the block's
+// thread count).
+void schedule_sat_tiled_cuda(SatTiledFuncs &f, int rows_per_pass);
 
 }  // namespace cascade
