@@ -7,6 +7,10 @@
 
 #include "error.h"
 #include "pipeline_call.h"
+#include "sat_one_read.h"
+
+// Present when the build links Halide's CUDA runtime; null otherwise.
+extern "C" const halide_device_interface_t *halide_cuda_device_interface() __attribute__((weak));
 
 namespace cascade {
 
@@ -48,7 +52,8 @@ halide_type_t halide_type(SampleType t) {
 
 const Variant &sat_variant(halide_type_t in, halide_type_t out, SatAlgorithm algorithm, Device device) {
     algorithm = resolve(algorithm);
-    std::string name = std::string("sat_") + sat_algorithm_name(algorithm) + "_" + type_suffix(in) + "_" + type_suffix(out);
+    std::string name = std::string("sat_") + (algorithm == SatAlgorithm::one_read ? "1r1w_stage" : sat_algorithm_name(algorithm)) +
+                       "_" + type_suffix(in) + "_" + type_suffix(out);
     for (char &ch : name)
         if (ch == '-') ch = '_';
     return find_variant(name, 0, device);
@@ -86,6 +91,10 @@ SampleType sat_output_type(const RawImage &input) {
 
 void summed_area_table(halide_buffer_t *input, halide_buffer_t *output, SatAlgorithm algorithm, Device device) {
     const Variant &variant = sat_variant(input->type, output->type, algorithm, device);
+    if (resolve(algorithm) == SatAlgorithm::one_read) {
+        sat_one_read(input, output, variant);
+        return;
+    }
     PipelineCall call;
     call.buffer("input", input).buffer("output", output);
     call.run(variant);
@@ -94,6 +103,38 @@ void summed_area_table(halide_buffer_t *input, halide_buffer_t *output, SatAlgor
 }  // namespace cascade
 
 namespace cascade {
+
+namespace {
+
+// Runs on host buffers: on the CPU directly; for CUDA through device copies of both, released
+// before returning.
+void run_from_host(halide_buffer_t *input, halide_buffer_t *output, const SatOptions &options) {
+    const Device device = resolve_device(options.device);
+    if (device == Device::cpu) {
+        summed_area_table(input, output, options.algorithm, device);
+        return;
+    }
+    const halide_device_interface_t *cuda = halide_cuda_device_interface ? halide_cuda_device_interface() : nullptr;
+    if (!cuda) throw Error("this build has no CUDA runtime");
+    std::string failure;
+    input->set_host_dirty(true);
+    if (halide_copy_to_device(nullptr, input, cuda) != 0 || halide_device_malloc(nullptr, output, cuda) != 0) {
+        failure = "could not place the image on the CUDA device";
+    } else {
+        try {
+            summed_area_table(input, output, options.algorithm, device);
+            output->set_device_dirty(true);
+            if (halide_copy_to_host(nullptr, output) != 0) failure = "copying the table from the CUDA device failed";
+        } catch (const Error &e) {
+            failure = e.what();
+        }
+    }
+    for (halide_buffer_t *b : {input, output})
+        if (b->device) halide_device_free(nullptr, b);
+    if (!failure.empty()) throw Error(failure);
+}
+
+}  // namespace
 
 RawImage summed_area_table(const RawImage &input, const SatOptions &options) {
     if (input.samples() == 0) throw Error("the input image is empty");
@@ -109,13 +150,10 @@ RawImage summed_area_table(const RawImage &input, const SatOptions &options) {
     table.bytes.assign(table.samples() * sample_size(table.type), 0);
 
     const halide_type_t in_type = halide_type(source.type), out_type = halide_type(table.type);
-    const Variant &variant = sat_variant(in_type, out_type, options.algorithm, resolve_device(options.device));
     // The pipelines take planar channels; the files hold them interleaved.
     Halide::Runtime::Buffer<> planar_in(in_type, w, h, ch), planar_out(out_type, w, h, ch);
     planar_in.copy_from(view(in_type, source.bytes.data(), w, h, ch, ch, w * ch, 1));
-    PipelineCall call;
-    call.buffer("input", planar_in.raw_buffer()).buffer("output", planar_out.raw_buffer());
-    run_on_host(variant, call, {planar_in.raw_buffer()}, {planar_out.raw_buffer()});
+    run_from_host(planar_in.raw_buffer(), planar_out.raw_buffer(), options);
     const size_t interior = (size_t(border) * table.width + border) * ch * sample_size(table.type);
     view(out_type, table.bytes.data() + interior, w, h, ch, ch, int(table.width) * ch, 1).copy_from(planar_out);
     return table;
@@ -125,16 +163,12 @@ Image summed_area_table(const Image &input, const SatOptions &options) {
     if (input.data.empty()) throw Error("the input image is empty");
     const int border = options.exclusive ? 1 : 0;
     Image table(input.width + border, input.height + border, input.channels);
-    const Variant &variant = sat_variant(halide_type_of<float>(), halide_type_of<float>(), options.algorithm,
-                                         resolve_device(options.device));
     auto in = view<float>(halide_type_of<float>(), const_cast<float *>(input.data.data()), input.width, input.height,
                           input.channels, 1, input.width, input.width * input.height);
     // The exclusive table's interior, written in place: its first row and column stay zero.
     auto out = view<float>(halide_type_of<float>(), table.data.data() + border * (table.width + 1), input.width,
                            input.height, input.channels, 1, table.width, table.width * table.height);
-    PipelineCall call;
-    call.buffer("input", in.raw_buffer()).buffer("output", out.raw_buffer());
-    run_on_host(variant, call, {in.raw_buffer()}, {out.raw_buffer()});
+    run_from_host(in.raw_buffer(), out.raw_buffer(), options);
     return table;
 }
 

@@ -155,7 +155,7 @@ std::vector<Case> all_cases() {
     std::vector<Case> cases;
     for (DeviceChoice d : {DeviceChoice::cpu, DeviceChoice::cuda})
         for (SatAlgorithm a : {SatAlgorithm::naive, SatAlgorithm::overlapped, SatAlgorithm::two_read,
-                               SatAlgorithm::automatic})
+                               SatAlgorithm::one_read, SatAlgorithm::automatic})
             cases.push_back({a, d});
     return cases;
 }
