@@ -53,7 +53,9 @@ halide_type_t halide_type(SampleType t) {
 const Variant &sat_variant(halide_type_t in, halide_type_t out, SatAlgorithm algorithm, Device device) {
     algorithm = resolve(algorithm);
     if (algorithm == SatAlgorithm::one_read_split)
-        throw Error("the (1+r)R1W split algorithm is not implemented yet; use 1r1w, 2r1w or overlapped");
+        throw Error(std::string("no ") + device_name(device) +
+                    " variant of sat 1r1w-split: the (1+r)R1W split is not implemented yet (use 1r1w, 2r1w or "
+                    "overlapped)");
     std::string name = std::string("sat_") + (algorithm == SatAlgorithm::one_read ? "1r1w_stage" : sat_algorithm_name(algorithm)) +
                        "_" + type_suffix(in) + "_" + type_suffix(out);
     for (char &ch : name)
