@@ -27,8 +27,14 @@ public:
         RDom down(1, max(height - 1, 0), "down"), across(1, max(width - 1, 0), "across");
         local(xi, down, t, c) += local(xi, down - 1, t, c);
         local(across, yi, t, c) += local(across - 1, yi, t, c);
-        // Inclusion–exclusion: V = local table + V above + V left − V above-left.
-        output(xi, yi, t, c) = local(xi, yi, t, c) + top(xi, t, c) + left(yi, t, c) - corner(t, c);
+        // Inclusion–exclusion: V = local table + V above + V left − V above-left. Each stage
+        // inherits the rounding of the tiles before it along the wavefront, so floats combine in
+        // double, the small terms first: one rounding per stage (8192²: 2.1e-6 relative L2 in
+        // float, left to right).
+        const Type wide = output.type().is_float() ? Float(64) : output.type();
+        Expr sum = (cast(wide, left(yi, t, c)) - cast(wide, corner(t, c)) + cast(wide, local(xi, yi, t, c))) +
+                   cast(wide, top(xi, t, c));
+        output(xi, yi, t, c) = cast(output.type(), sum);
         // The edges are strided views into the table (a column, a diagonal of corners) or one
         // zero seen with stride 0: none is dense.
         top.dim(0).set_stride(Expr());

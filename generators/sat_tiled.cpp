@@ -83,10 +83,13 @@ SatTiledFuncs define_sat_tiled(Func input, Expr width, Expr height, Func output,
     RDom whole_tile = s.whole_tile = RDom(0, b, "whole_tile");
     Expr column_part = select(t < ny, s.block_sums(j % b, 0, col_tile, t_row, c), zero);
     Expr row_part = select(t < nx, s.block_sums(jr % b, 1, t_col, clamp(jr / b, 0, ny - 1), c), zero);
-    s.tile_totals = Func("tile_totals");
-    s.tile_totals(tx, ty, c) = zero;
-    s.tile_totals(tx, ty, c) += s.block_sums(whole_tile, 0, tx, ty, c);
-    Expr total_part = select(t < ny, s.tile_totals(jt, t_row, c), zero);
+    // Each tile's total from partial sums of kTotalParts column sums each: with one thread per
+    // tile there are too few threads to hide the loads (8 µs at 8192² on the H100).
+    constexpr int kTotalParts = 4;
+    RDom part_of(0, b / kTotalParts, "part_of"), parts(0, kTotalParts, "parts");
+    s.tile_partials = Func("tile_partials");
+    s.tile_partials(k, tx, ty, c) = sum(s.block_sums(k * (b / kTotalParts) + part_of, 0, tx, ty, c));
+    Expr total_part = select(t < ny, sum(s.tile_partials(parts, jt, t_row, c)), zero);
     s.carry_source = Func("carry_source");
     if (overlapped) {
         s.carry_source(j, t, c) = column_part;
@@ -96,12 +99,11 @@ SatTiledFuncs define_sat_tiled(Func input, Expr width, Expr height, Func output,
     s.column_prefix = exclusive_prefix(s.carry_source, max(nx, ny), "carries");
     s.carries = s.column_prefix.result;
 
-    Expr left;  // what seeds the tile's first column
+    Expr left, corner;  // what seeds the tile's first column, and (2R1W) its first sample
     if (overlapped) {
         // Eq. 45: P^T_{m,n}(V) = P^T_{m,n−1}(V) + s(P_{m−1,n}(Y)) + P^T_{m,n}(V̄), as a prefix over n.
         s.strip_totals = Func("strip_totals");
-        s.strip_totals(tx, ty, c) = zero;
-        s.strip_totals(tx, ty, c) += s.carries(tx * b + whole_tile, ty, c);
+        s.strip_totals(tx, ty, c) = sum(s.carries(tx * b + whole_tile, ty, c));
         Func source("row_carry_source");
         source(j, t, c) = select(t < nx,
                                  s.block_sums(j % b, 1, t_col, clamp(j / b, 0, ny - 1), c) +
@@ -111,10 +113,10 @@ SatTiledFuncs define_sat_tiled(Func input, Expr width, Expr height, Func output,
         s.row_carries = s.row_prefix_scan.result;
         left = s.row_carries(ty * b + yi, tx, c);
     } else {
-        RDom earlier = s.earlier_tiles = RDom(0, nx, "earlier");
-        s.corner = Func("corner");
-        s.corner(tx, ty, c) = zero;
-        s.corner(tx, ty, c) += select(earlier < tx, s.carries(columns + rows + earlier, ty, c), zero);
+        // The corner, the sum of every tile above and left, is the prefix over earlier tile columns of
+        // their totals' carries; summed where it is used, it needs no kernel of its own.
+        RDom earlier(0, nx, "earlier");
+        corner = sum(select(earlier < tx, s.carries(columns + rows + earlier, ty, c), zero));
         left = s.carries(columns + ty * b + yi, tx, c);
     }
 
@@ -127,7 +129,7 @@ SatTiledFuncs define_sat_tiled(Func input, Expr width, Expr height, Func output,
     if (!overlapped) {
         // Kasagi: the row sums to the left enter the first column and the corner its first sample,
         // before the scans spread them.
-        s.local(0, yi, tx, ty, c) += left + select(yi == 0, s.corner(tx, ty, c), zero);
+        s.local(0, yi, tx, ty, c) += left + select(yi == 0, corner, zero);
     }
     s.column_scan = s.local.num_update_definitions();
     s.local(xi, s.scan, tx, ty, c) += s.local(xi, s.scan - 1, tx, ty, c);

@@ -30,9 +30,8 @@ struct SatTiledFuncs {
     Halide::Func column_sums, row_sums, row_prefix, tile_in;  // stage-1 helpers, per tile
     TilePrefix column_prefix, row_prefix_scan;  // the carries, and overlapped's row carries
     Halide::Func carry_source;                // what the carries sum, one row j per carry
-    Halide::Func tile_totals;                 // 2R1W: each tile's sum, for the corners
+    Halide::Func tile_partials;               // 2R1W: partial sums of each tile, for the corners
     Halide::Func carries;      // (j, t, c): exclusive prefix over tiles of the sums (see .cpp)
-    Halide::Func corner;       // (tx, ty, c): 2R1W's sum of all tiles above and to the left
     Halide::Func row_carries;  // overlapped: completed row carries, eq. 45
     Halide::Func strip_totals; // overlapped: s(P_{m−1,n}(Y)), the column carries' sum per tile
     Halide::Func local;        // (xi, yi, tx, ty, c): the seeded tile, then its two scans
@@ -40,7 +39,7 @@ struct SatTiledFuncs {
     Halide::Func output;
     Halide::RDom scan;         // over [1, b): the in-tile scans
     Halide::RDom across;       // over [0, b): the tile sums
-    Halide::RDom whole_tile, earlier_tiles;  // the reductions of tile_totals/strip_totals, corner
+    Halide::RDom whole_tile;  // overlapped: the reduction of strip_totals
     Halide::Var x, y, c, i, k, j, t, tx, ty, xi, yi;
 };
 

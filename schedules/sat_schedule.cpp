@@ -9,7 +9,7 @@ namespace {
 // Small per-tile Funcs of the carries stage; those of the other algorithm are undefined.
 std::vector<Func> small_funcs(const SatTiledFuncs &f) {
     std::vector<Func> all;
-    for (Func g : {f.tile_totals, f.strip_totals, f.corner})
+    for (Func g : {f.tile_partials, f.strip_totals})
         if (g.defined()) all.push_back(g);
     return all;
 }
@@ -49,10 +49,7 @@ void schedule_sat_tiled_cpu(SatTiledFuncs &f) {
     }
 
     // Stage 2: the carries, vectorized across carries.
-    for (Func g : small_funcs(f)) {
-        g.compute_root().parallel(g.args()[1]).vectorize(g.args()[0], 8, TailStrategy::GuardWithIf);
-        g.update().parallel(g.args()[1]).vectorize(g.args()[0], 8, TailStrategy::GuardWithIf);
-    }
+    for (Func g : small_funcs(f)) g.compute_root().parallel(g.args()[1]).vectorize(g.args()[0], 8, TailStrategy::GuardWithIf);
     for (TilePrefix *p : prefixes(f)) {
         p->chunk_sums.compute_root().parallel(p->u).vectorize(p->j, 8, TailStrategy::GuardWithIf);
         p->result.compute_root().parallel(p->t).vectorize(p->j, 8, TailStrategy::GuardWithIf);
@@ -90,21 +87,21 @@ void schedule_sat_tiled_cuda(SatTiledFuncs &f, int rows_per_pass) {
     }
 
     // Stage 2: the carries. Each thread runs one chunk of a prefix in registers.
-    // Their sums unrolled, so each thread has its loads in flight together (8192²: tile_totals
-    // 8.3 µs and corner 6.2 µs on the H100 with the loops rolled).
-    for (Func g : small_funcs(f)) {
-        Var first = g.args()[0], second = g.args()[1], fo("fo"), fi("fi");
-        g.compute_root()
-            .split(first, fo, fi, 64, TailStrategy::GuardWithIf)
-            .gpu_blocks(fo, second, g.args()[2])
+    if (f.strip_totals.defined()) {
+        Var fo("fo"), fi("fi");
+        f.strip_totals.compute_root()
+            .split(f.tx, fo, fi, 64, TailStrategy::GuardWithIf)
+            .gpu_blocks(fo, f.ty, f.c)
             .gpu_threads(fi);
-        Stage sum = g.update().split(first, fo, fi, 64, TailStrategy::GuardWithIf).gpu_blocks(fo, second, g.args()[2]).gpu_threads(fi);
-        if (g.name() == f.corner.name()) {
-            RVar outer("corner_outer"), inner("corner_inner");
-            sum.split(f.earlier_tiles.x, outer, inner, 8, TailStrategy::GuardWithIf).unroll(inner);
-        } else {
-            sum.unroll(f.whole_tile.x);
-        }
+    }
+    if (f.tile_partials.defined()) {
+        Var txo("txo"), txi("txi"), tile_row("tile_row");
+        f.tile_partials.compute_root()
+            .split(f.tx, txo, txi, 16, TailStrategy::GuardWithIf)
+            .reorder(f.k, txi, txo, f.ty, f.c)
+            .fuse(f.ty, f.c, tile_row)
+            .gpu_blocks(txo, tile_row)
+            .gpu_threads(f.k, txi);
     }
     for (TilePrefix *p : prefixes(f)) {
         Var jo("jo"), ji("ji"), uo("uo");
