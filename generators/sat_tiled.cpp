@@ -53,8 +53,14 @@ SatTiledFuncs define_sat_tiled(Func input, Expr width, Expr height, Func output,
     s.samples = Func("samples");
     s.samples(x, y, c) =
         select(x < width && y < height, cast(acc, input(min(x, width - 1), min(y, height - 1), c)), zero);
+    // Stage 1 walks the tiles backwards (block_sums' tile (tx, ty) is the image's tile
+    // (nx−1−tx, ny−1−ty)), so the tiles it reads last are those stage 3 reads first, while they
+    // are still in L2.
     s.tile_in = Func("tile_in");
-    s.tile_in(xi, yi, tx, ty, c) = s.samples(tx * b + xi, ty * b + yi, c);
+    s.tile_in(xi, yi, tx, ty, c) = s.samples((nx - 1 - tx) * b + xi, (ny - 1 - ty) * b + yi, c);
+    auto sums_of = [&](Expr i, Expr k, Expr tile_x, Expr tile_y) {
+        return s.block_sums(i, k, nx - 1 - tile_x, ny - 1 - tile_y, c);
+    };
 
     // 1. Per tile: column sums P(Ȳ) and row sums (Kasagi) or their running sum P^T(V̄) (Nehab).
     RDom r = s.across = RDom(0, b, "r");
@@ -81,15 +87,13 @@ SatTiledFuncs define_sat_tiled(Func input, Expr width, Expr height, Func output,
     Expr col_tile = clamp(j / b, 0, nx - 1), t_row = clamp(t, 0, ny - 1), t_col = clamp(t, 0, nx - 1);
     Expr jr = j - columns, jt = clamp(j - columns - rows, 0, nx - 1);
     RDom whole_tile = s.whole_tile = RDom(0, b, "whole_tile");
-    Expr column_part = select(t < ny, s.block_sums(j % b, 0, col_tile, t_row, c), zero);
-    Expr row_part = select(t < nx, s.block_sums(jr % b, 1, t_col, clamp(jr / b, 0, ny - 1), c), zero);
-    // Each tile's total from partial sums of kTotalParts column sums each: with one thread per
-    // tile there are too few threads to hide the loads (8 µs at 8192² on the H100).
-    constexpr int kTotalParts = 4;
-    RDom part_of(0, b / kTotalParts, "part_of"), parts(0, kTotalParts, "parts");
-    s.tile_partials = Func("tile_partials");
-    s.tile_partials(k, tx, ty, c) = sum(s.block_sums(k * (b / kTotalParts) + part_of, 0, tx, ty, c));
-    Expr total_part = select(t < ny, sum(s.tile_partials(parts, jt, t_row, c)), zero);
+    Expr column_part = select(t < ny, sums_of(j % b, 0, col_tile, t_row), zero);
+    Expr row_part = select(t < nx, sums_of(jr % b, 1, t_col, clamp(jr / b, 0, ny - 1)), zero);
+    // Each tile's total, once: summed inside carry_source it would be summed for every carry, as
+    // a select evaluates all its branches (tried: carries 8 → 15 µs at 8192² on the H100).
+    s.tile_totals = Func("tile_totals");
+    s.tile_totals(tx, ty, c) = sum(sums_of(whole_tile, 0, tx, ty));
+    Expr total_part = select(t < ny, s.tile_totals(jt, t_row, c), zero);
     s.carry_source = Func("carry_source");
     if (overlapped) {
         s.carry_source(j, t, c) = column_part;
@@ -106,7 +110,7 @@ SatTiledFuncs define_sat_tiled(Func input, Expr width, Expr height, Func output,
         s.strip_totals(tx, ty, c) = sum(s.carries(tx * b + whole_tile, ty, c));
         Func source("row_carry_source");
         source(j, t, c) = select(t < nx,
-                                 s.block_sums(j % b, 1, t_col, clamp(j / b, 0, ny - 1), c) +
+                                 sums_of(j % b, 1, t_col, clamp(j / b, 0, ny - 1)) +
                                      s.strip_totals(t_col, clamp(j / b, 0, ny - 1), c),
                                  zero);
         s.row_prefix_scan = exclusive_prefix(source, nx, "row_carries");
@@ -114,9 +118,12 @@ SatTiledFuncs define_sat_tiled(Func input, Expr width, Expr height, Func output,
         left = s.row_carries(ty * b + yi, tx, c);
     } else {
         // The corner, the sum of every tile above and left, is the prefix over earlier tile columns of
-        // their totals' carries; summed where it is used, it needs no kernel of its own.
+        // their totals' carries. Its own small kernel: summed in the seeding update it ran once per
+        // thread (output kernel 192 → 236 µs at 8192² on the H100).
         RDom earlier(0, nx, "earlier");
-        corner = sum(select(earlier < tx, s.carries(columns + rows + earlier, ty, c), zero));
+        s.corner = Func("corner");
+        s.corner(tx, ty, c) = sum(select(earlier < tx, s.carries(columns + rows + earlier, ty, c), zero));
+        corner = s.corner(tx, ty, c);
         left = s.carries(columns + ty * b + yi, tx, c);
     }
 

@@ -9,7 +9,7 @@ namespace {
 // Small per-tile Funcs of the carries stage; those of the other algorithm are undefined.
 std::vector<Func> small_funcs(const SatTiledFuncs &f) {
     std::vector<Func> all;
-    for (Func g : {f.tile_partials, f.strip_totals})
+    for (Func g : {f.tile_totals, f.strip_totals, f.corner})
         if (g.defined()) all.push_back(g);
     return all;
 }
@@ -87,21 +87,12 @@ void schedule_sat_tiled_cuda(SatTiledFuncs &f, int rows_per_pass) {
     }
 
     // Stage 2: the carries. Each thread runs one chunk of a prefix in registers.
-    if (f.strip_totals.defined()) {
+    for (Func g : small_funcs(f)) {
         Var fo("fo"), fi("fi");
-        f.strip_totals.compute_root()
+        g.compute_root()
             .split(f.tx, fo, fi, 64, TailStrategy::GuardWithIf)
             .gpu_blocks(fo, f.ty, f.c)
             .gpu_threads(fi);
-    }
-    if (f.tile_partials.defined()) {
-        Var txo("txo"), txi("txi"), tile_row("tile_row");
-        f.tile_partials.compute_root()
-            .split(f.tx, txo, txi, 16, TailStrategy::GuardWithIf)
-            .reorder(f.k, txi, txo, f.ty, f.c)
-            .fuse(f.ty, f.c, tile_row)
-            .gpu_blocks(txo, tile_row)
-            .gpu_threads(f.k, txi);
     }
     for (TilePrefix *p : prefixes(f)) {
         Var jo("jo"), ji("ji"), uo("uo");
