@@ -78,7 +78,15 @@ SatTiledFuncs define_sat_tiled(Func input, Expr width, Expr height, Func output,
         row_result = s.row_prefix;
     }
     s.block_sums = Func("block_sums");
-    s.block_sums(i, k, tx, ty, c) = select(k == 0, s.column_sums(i, tx, ty, c), row_result(i, tx, ty, c));
+    if (overlapped) {
+        s.block_sums(i, k, tx, ty, c) = select(k == 0, s.column_sums(i, tx, ty, c), row_result(i, tx, ty, c));
+    } else {
+        // k = 2: the tile's total, summed from the column sums in shared memory while the tile is
+        // at hand (its own kernel cost 7-8 µs at 4096²-8192² on the H100, mostly launch and latency).
+        RDom all(0, b, "all");
+        s.block_sums(i, k, tx, ty, c) = select(k == 0, s.column_sums(i, tx, ty, c), k == 1, row_result(i, tx, ty, c),
+                                               sum(s.column_sums(all, tx, ty, c)));
+    }
 
     // 2. Carries. Row j of carry_source lists, over tiles t, what one carry sums:
     //    j < columns:                 column j's sums in tile row t (→ the column carry of tile row t)
@@ -89,11 +97,7 @@ SatTiledFuncs define_sat_tiled(Func input, Expr width, Expr height, Func output,
     RDom whole_tile = s.whole_tile = RDom(0, b, "whole_tile");
     Expr column_part = select(t < ny, sums_of(j % b, 0, col_tile, t_row), zero);
     Expr row_part = select(t < nx, sums_of(jr % b, 1, t_col, clamp(jr / b, 0, ny - 1)), zero);
-    // Each tile's total, once: summed inside carry_source it would be summed for every carry, as
-    // a select evaluates all its branches (tried: carries 8 → 15 µs at 8192² on the H100).
-    s.tile_totals = Func("tile_totals");
-    s.tile_totals(tx, ty, c) = sum(sums_of(whole_tile, 0, tx, ty));
-    Expr total_part = select(t < ny, s.tile_totals(jt, t_row, c), zero);
+    Expr total_part = select(t < ny, sums_of(0, 2, jt, t_row), zero);
     s.carry_source = Func("carry_source");
     if (overlapped) {
         s.carry_source(j, t, c) = column_part;

@@ -26,11 +26,10 @@ struct TilePrefix {
 struct SatTiledFuncs {
     int tile;                  // b
     Halide::Func samples;      // the input in the accumulation type, zero outside the image
-    Halide::Func block_sums;   // (i, k, tx, ty, c): k = 0 column sums, k = 1 row sums of a tile
+    Halide::Func block_sums;   // (i, k, tx, ty, c): k = 0 column sums, k = 1 row sums, k = 2 total
     Halide::Func column_sums, row_sums, row_prefix, tile_in;  // stage-1 helpers, per tile
     TilePrefix column_prefix, row_prefix_scan;  // the carries, and overlapped's row carries
     Halide::Func carry_source;                // what the carries sum, one row j per carry
-    Halide::Func tile_totals;                 // 2R1W: each tile's sum, for the corners
     Halide::Func corner;                      // (tx, ty, c): 2R1W's sum of all tiles above-left
     Halide::Func carries;      // (j, t, c): exclusive prefix over tiles of the sums (see .cpp)
     Halide::Func row_carries;  // overlapped: completed row carries, eq. 45
