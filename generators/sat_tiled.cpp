@@ -122,11 +122,12 @@ SatTiledFuncs define_sat_tiled(Func input, Expr width, Expr height, Func output,
         left = s.row_carries(ty * b + yi, tx, c);
     } else {
         // The corner, the sum of every tile above and left, is the prefix over earlier tile columns of
-        // their totals' carries: summed by one thread of the tile's block where it is used (its own
-        // kernel cost 4.6 µs at 4096² on the H100; summed by every thread of the first column it
-        // slowed the output kernel from 192 to 236 µs at 8192²).
+        // their totals' carries. Its own small kernel: summed in the seeding update it ran once per
+        // thread (output kernel 192 → 236 µs at 8192² on the H100).
         RDom earlier(0, nx, "earlier");
-        corner = sum(select(earlier < tx, s.carries(columns + rows + earlier, ty, c), zero));
+        s.corner = Func("corner");
+        s.corner(tx, ty, c) = sum(select(earlier < tx, s.carries(columns + rows + earlier, ty, c), zero));
+        corner = s.corner(tx, ty, c);
         left = s.carries(columns + ty * b + yi, tx, c);
     }
 
@@ -139,8 +140,7 @@ SatTiledFuncs define_sat_tiled(Func input, Expr width, Expr height, Func output,
     if (!overlapped) {
         // Kasagi: the row sums to the left enter the first column and the corner its first sample,
         // before the scans spread them.
-        s.local(0, yi, tx, ty, c) += left;
-        s.local(0, 0, tx, ty, c) += corner;
+        s.local(0, yi, tx, ty, c) += left + select(yi == 0, corner, zero);
     }
     s.column_scan = s.local.num_update_definitions();
     s.local(xi, s.scan, tx, ty, c) += s.local(xi, s.scan - 1, tx, ty, c);

@@ -9,7 +9,7 @@ namespace {
 // Small per-tile Funcs of the carries stage; those of the other algorithm are undefined.
 std::vector<Func> small_funcs(const SatTiledFuncs &f) {
     std::vector<Func> all;
-    for (Func g : {f.strip_totals})
+    for (Func g : {f.strip_totals, f.corner})
         if (g.defined()) all.push_back(g);
     return all;
 }
@@ -131,11 +131,8 @@ void schedule_sat_tiled_cuda(SatTiledFuncs &f, int rows_per_pass) {
         .gpu_threads(f.xi, yr)
         .unroll(yo);
     // The first-row seed runs over xi, the first-column seeds over yi: one thread per sample.
-    // The corner (both indices 0) is one sample: one thread.
     for (int u : edge_updates(f)) {
         const bool first_column = Internal::is_const_zero(f.local.update_args(u)[0]);
-        const bool first_row = Internal::is_const_zero(f.local.update_args(u)[1]);
-        if (first_column && first_row) continue;
         f.local.update(u).gpu_threads(first_column ? f.yi : f.xi);
     }
     f.local.update(f.column_scan).reorder(f.scan.x, f.xi).gpu_threads(f.xi).unroll(f.scan.x);
