@@ -36,9 +36,9 @@ public:
         std::vector<Pass> passes;
         Func current = input;
         auto add = [&](bool is_causal, const Coefficients &k, Dim dim, Expr extent, bool last) {
-            std::string name = std::string(dim == Dim::y ? (is_causal ? "down" : "up")
-                                                         : (is_causal ? "right" : "left")) +
-                               "_" + std::to_string(passes.size());
+            std::string name =
+                std::string(dim == Dim::y ? (is_causal ? "down" : "up") : (is_causal ? "right" : "left")) +
+                "_" + std::to_string(passes.size());
             Func out = last ? Func(output) : Func(name);
             passes.push_back(is_causal ? cascade::causal(out, current, k, dim, extent)
                                        : cascade::anticausal(out, current, k, dim, extent));

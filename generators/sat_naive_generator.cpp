@@ -20,7 +20,8 @@ public:
         samples(x, y, c) = cast(output.type(), input(x, y, c));
         std::vector<cascade::Pass> passes = {
             cascade::prefix_sum(Func("down"), samples, cascade::Dim::y, input.dim(1).extent())};
-        passes.push_back(cascade::prefix_sum(output, passes.back().func, cascade::Dim::x, input.dim(0).extent()));
+        passes.push_back(
+            cascade::prefix_sum(output, passes.back().func, cascade::Dim::x, input.dim(0).extent()));
         if (this->get_target().has_gpu_feature()) {
             cascade::schedule_rt_cuda(passes);
         } else {

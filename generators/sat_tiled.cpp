@@ -84,8 +84,8 @@ SatTiledFuncs define_sat_tiled(Func input, Expr width, Expr height, Func output,
         // k = 2: the tile's total, summed from the column sums in shared memory while the tile is
         // at hand (its own kernel cost 7-8 µs at 4096²-8192² on the H100, mostly launch and latency).
         RDom all(0, b, "all");
-        s.block_sums(i, k, tx, ty, c) = select(k == 0, s.column_sums(i, tx, ty, c), k == 1, row_result(i, tx, ty, c),
-                                               sum(s.column_sums(all, tx, ty, c)));
+        s.block_sums(i, k, tx, ty, c) = select(k == 0, s.column_sums(i, tx, ty, c), k == 1,
+                                               row_result(i, tx, ty, c), sum(s.column_sums(all, tx, ty, c)));
     }
 
     // 2. Carries. Row j of carry_source lists, over tiles t, what one carry sums:

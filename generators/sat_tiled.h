@@ -24,28 +24,29 @@ struct TilePrefix {
 };
 
 struct SatTiledFuncs {
-    int tile;                  // b
-    Halide::Func samples;      // the input in the accumulation type, zero outside the image
-    Halide::Func block_sums;   // (i, k, tx, ty, c): k = 0 column sums, k = 1 row sums, k = 2 total
+    int tile;                 // b
+    Halide::Func samples;     // the input in the accumulation type, zero outside the image
+    Halide::Func block_sums;  // (i, k, tx, ty, c): k = 0 column sums, k = 1 row sums, k = 2 total
     Halide::Func column_sums, row_sums, row_prefix, tile_in;  // stage-1 helpers, per tile
-    TilePrefix column_prefix, row_prefix_scan;  // the carries, and overlapped's row carries
-    Halide::Func carry_source;                // what the carries sum, one row j per carry
-    Halide::Func corner;                      // (tx, ty, c): 2R1W's sum of all tiles above-left
-    Halide::Func carries;      // (j, t, c): exclusive prefix over tiles of the sums (see .cpp)
-    Halide::Func row_carries;  // overlapped: completed row carries, eq. 45
-    Halide::Func strip_totals; // overlapped: s(P_{m−1,n}(Y)), the column carries' sum per tile
-    Halide::Func local;        // (xi, yi, tx, ty, c): the seeded tile, then its two scans
+    TilePrefix column_prefix, row_prefix_scan;                // the carries, and overlapped's row carries
+    Halide::Func carry_source;                                // what the carries sum, one row j per carry
+    Halide::Func corner;                // (tx, ty, c): 2R1W's sum of all tiles above-left
+    Halide::Func carries;               // (j, t, c): exclusive prefix over tiles of the sums (see .cpp)
+    Halide::Func row_carries;           // overlapped: completed row carries, eq. 45
+    Halide::Func strip_totals;          // overlapped: s(P_{m−1,n}(Y)), the column carries' sum per tile
+    Halide::Func local;                 // (xi, yi, tx, ty, c): the seeded tile, then its two scans
     int column_scan = 0, row_scan = 0;  // their update indices; the others seed edges
     Halide::Func output;
-    Halide::RDom scan;         // over [1, b): the in-tile scans
-    Halide::RDom across;       // over [0, b): the tile sums
+    Halide::RDom scan;        // over [1, b): the in-tile scans
+    Halide::RDom across;      // over [0, b): the tile sums
     Halide::RDom whole_tile;  // overlapped: the reduction of strip_totals
     Halide::Var x, y, c, i, k, j, t, tx, ty, xi, yi;
 };
 
 // Defines the tiled table of `input` (x, y, c) into `output` with tile size b;
 // `algorithm` is "overlapped" or "2r1w".
-SatTiledFuncs define_sat_tiled(Halide::Func input, Halide::Expr width, Halide::Expr height, Halide::Func output,
-                               Halide::Type accumulator, int b, const std::string &algorithm);
+SatTiledFuncs define_sat_tiled(Halide::Func input, Halide::Expr width, Halide::Expr height,
+                               Halide::Func output, Halide::Type accumulator, int b,
+                               const std::string &algorithm);
 
 }  // namespace cascade

@@ -21,9 +21,8 @@ public:
     void generate() {
         // Tiles start at 0: every block's tile is then known statically, and no host loop sizes
         // the shared memory over all tiles before each launch.
-        cascade::SatTiledFuncs f =
-            cascade::define_sat_tiled(input, input.dim(0).extent(), input.dim(1).extent(), output,
-                                      output.type(), tile, algorithm);
+        cascade::SatTiledFuncs f = cascade::define_sat_tiled(
+            input, input.dim(0).extent(), input.dim(1).extent(), output, output.type(), tile, algorithm);
         for (int d = 0; d < 2; d++) {
             input.dim(d).set_min(0);
             output.dim(d).set_min(0);

@@ -68,7 +68,8 @@ Device resolve_device(DeviceChoice choice) {
     const bool built = has_variants(Device::cuda);
     const bool present = cuda_info().devices > 0;
     if (choice == DeviceChoice::automatic) return built && present ? Device::cuda : Device::cpu;
-    if (!built) throw Error("--device cuda: this build has no CUDA variants (configured with CASCADE_CUDA=OFF)");
+    if (!built)
+        throw Error("--device cuda: this build has no CUDA variants (configured with CASCADE_CUDA=OFF)");
     if (!present) throw Error("--device cuda: no CUDA device available: " + cuda_info().reason);
     return Device::cuda;
 }

@@ -51,8 +51,8 @@ void require_stable(const RecursiveFilter &filter) {
         // A pole this close to the circle has an impulse response longer than any image.
         if (!(std::abs(p) < 1.0 - 1e-9)) {
             std::ostringstream msg;
-            msg << "unstable filter: pole " << p.real() << (p.imag() < 0 ? "-" : "+")
-                << std::abs(p.imag()) << "i has magnitude " << std::abs(p)
+            msg << "unstable filter: pole " << p.real() << (p.imag() < 0 ? "-" : "+") << std::abs(p.imag())
+                << "i has magnitude " << std::abs(p)
                 << " (every pole must lie strictly inside the unit circle)";
             throw Error(msg.str());
         }

@@ -19,7 +19,8 @@ const Complex kBasePoles[3] = {{1.40098, 1.00236}, {1.40098, -1.00236}, {1.85132
 // Poles rescaled by q: d^(1/q) keeps the shape and stretches the response.
 std::vector<Complex> scaled_poles(double q) {
     std::vector<Complex> p;
-    for (Complex d : kBasePoles) p.push_back(1.0 / std::polar(std::pow(std::abs(d), 1.0 / q), std::arg(d) / q));
+    for (Complex d : kBasePoles)
+        p.push_back(1.0 / std::polar(std::pow(std::abs(d), 1.0 / q), std::arg(d) / q));
     return p;
 }
 

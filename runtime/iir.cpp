@@ -21,9 +21,9 @@ void require_finite(const Image &image) {
     if (bad == image.data.end()) return;
     size_t n = bad - image.data.begin();
     size_t plane = size_t(image.width) * image.height;
-    throw Error("the input holds a non-finite sample (" + std::to_string(*bad) + ") at x=" +
-                std::to_string(n % plane % image.width) + " y=" + std::to_string(n % plane / image.width) +
-                " channel " + std::to_string(n / plane));
+    throw Error("the input holds a non-finite sample (" + std::to_string(*bad) +
+                ") at x=" + std::to_string(n % plane % image.width) +
+                " y=" + std::to_string(n % plane / image.width) + " channel " + std::to_string(n / plane));
 }
 
 Form parse_form(const std::string &text) {
@@ -53,11 +53,12 @@ std::vector<float> feedback_array(const RecursiveFilter &f, Form form, int varia
     return values;
 }
 
-void add_direction(std::map<std::string, float> &scalars, const RecursiveFilter &f, Form form, int variant_order,
-                   const std::string &axis) {
+void add_direction(std::map<std::string, float> &scalars, const RecursiveFilter &f, Form form,
+                   int variant_order, const std::string &axis) {
     scalars["gain_" + axis] = float(f.gain);
     std::vector<float> values = feedback_array(f, form, variant_order);
-    for (size_t k = 0; k < values.size(); k++) scalars["feedback_" + axis + "_" + std::to_string(k)] = values[k];
+    for (size_t k = 0; k < values.size(); k++)
+        scalars["feedback_" + axis + "_" + std::to_string(k)] = values[k];
 }
 
 // The order the variant must hold: r for the direct form, the section count otherwise.
@@ -82,7 +83,8 @@ void iir_2d(const Image &input, Image &output, const Filter2D &filter, const Iir
     const Device device = resolve_device(options.device);
     Form form = options.form;
     if (form == Form::automatic)
-        form = std::max(filter.vertical.order(), filter.horizontal.order()) <= 2 ? Form::direct : Form::sections;
+        form =
+            std::max(filter.vertical.order(), filter.horizontal.order()) <= 2 ? Form::direct : Form::sections;
     const int order = std::max(needed_order(filter.vertical, form), needed_order(filter.horizontal, form));
     const Variant &variant = find_variant(form == Form::direct ? "iir_rt" : "iir_rt_sections", order, device);
 

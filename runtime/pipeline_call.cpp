@@ -57,8 +57,8 @@ void PipelineCall::run(const Variant &variant) {
     }
     last_halide_error.clear();
     if (variant.call(args.data()) != 0) {
-        throw Error(std::string(device_name(variant.device)) + " pipeline failed: " +
-                    (last_halide_error.empty() ? "no message" : last_halide_error));
+        throw Error(std::string(device_name(variant.device)) +
+                    " pipeline failed: " + (last_halide_error.empty() ? "no message" : last_halide_error));
     }
 }
 

@@ -21,9 +21,12 @@ struct AlgorithmName {
     const char *name;
 };
 
-const AlgorithmName kNames[] = {{SatAlgorithm::automatic, "auto"},      {SatAlgorithm::overlapped, "overlapped"},
-                                {SatAlgorithm::two_read, "2r1w"},       {SatAlgorithm::one_read, "1r1w"},
-                                {SatAlgorithm::one_read_split, "1r1w-split"}, {SatAlgorithm::naive, "naive"}};
+const AlgorithmName kNames[] = {{SatAlgorithm::automatic, "auto"},
+                                {SatAlgorithm::overlapped, "overlapped"},
+                                {SatAlgorithm::two_read, "2r1w"},
+                                {SatAlgorithm::one_read, "1r1w"},
+                                {SatAlgorithm::one_read_split, "1r1w-split"},
+                                {SatAlgorithm::naive, "naive"}};
 
 const char *type_suffix(halide_type_t t) {
     if (t == halide_type_of<float>()) return "f32";
@@ -41,22 +44,30 @@ SatAlgorithm resolve(SatAlgorithm algorithm) {
 
 halide_type_t halide_type(SampleType t) {
     switch (t) {
-        case SampleType::u8: return halide_type_of<uint8_t>();
-        case SampleType::u16: return halide_type_of<uint16_t>();
-        case SampleType::u32: return halide_type_of<uint32_t>();
-        case SampleType::u64: return halide_type_of<uint64_t>();
-        case SampleType::f64: return halide_type_of<double>();
-        default: return halide_type_of<float>();
+        case SampleType::u8:
+            return halide_type_of<uint8_t>();
+        case SampleType::u16:
+            return halide_type_of<uint16_t>();
+        case SampleType::u32:
+            return halide_type_of<uint32_t>();
+        case SampleType::u64:
+            return halide_type_of<uint64_t>();
+        case SampleType::f64:
+            return halide_type_of<double>();
+        default:
+            return halide_type_of<float>();
     }
 }
 
 const Variant &sat_variant(halide_type_t in, halide_type_t out, SatAlgorithm algorithm, Device device) {
     algorithm = resolve(algorithm);
     if (algorithm == SatAlgorithm::one_read_split)
-        throw Error(std::string("no ") + device_name(device) +
-                    " variant of sat 1r1w-split: the (1+r)R1W split is not implemented yet (use 1r1w, 2r1w or "
-                    "overlapped)");
-    std::string name = std::string("sat_") + (algorithm == SatAlgorithm::one_read ? "1r1w_stage" : sat_algorithm_name(algorithm)) +
+        throw Error(
+            std::string("no ") + device_name(device) +
+            " variant of sat 1r1w-split: the (1+r)R1W split is not implemented yet (use 1r1w, 2r1w or "
+            "overlapped)");
+    std::string name = std::string("sat_") +
+                       (algorithm == SatAlgorithm::one_read ? "1r1w_stage" : sat_algorithm_name(algorithm)) +
                        "_" + type_suffix(in) + "_" + type_suffix(out);
     for (char &ch : name)
         if (ch == '-') ch = '_';
@@ -65,9 +76,10 @@ const Variant &sat_variant(halide_type_t in, halide_type_t out, SatAlgorithm alg
 
 // A W×H×C view of `data`, whose rows are `row_stride` samples apart and channels `plane_stride`.
 template <typename T = void>
-Halide::Runtime::Buffer<T> view(halide_type_t type, void *data, int width, int height, int channels, int x_stride,
-                                int row_stride, int channel_stride) {
-    halide_dimension_t shape[3] = {{0, width, x_stride, 0}, {0, height, row_stride, 0}, {0, channels, channel_stride, 0}};
+Halide::Runtime::Buffer<T> view(halide_type_t type, void *data, int width, int height, int channels,
+                                int x_stride, int row_stride, int channel_stride) {
+    halide_dimension_t shape[3] = {
+        {0, width, x_stride, 0}, {0, height, row_stride, 0}, {0, channels, channel_stride, 0}};
     return Halide::Runtime::Buffer<T>(type, data, 3, shape);
 }
 
@@ -76,7 +88,8 @@ Halide::Runtime::Buffer<T> view(halide_type_t type, void *data, int width, int h
 SatAlgorithm parse_sat_algorithm(const std::string &text) {
     for (const auto &n : kNames)
         if (text == n.name) return n.algorithm;
-    throw Error("unknown SAT algorithm '" + text + "' (expected auto, overlapped, 2r1w, 1r1w, 1r1w-split or naive)");
+    throw Error("unknown SAT algorithm '" + text +
+                "' (expected auto, overlapped, 2r1w, 1r1w, 1r1w-split or naive)");
 }
 
 const char *sat_algorithm_name(SatAlgorithm algorithm) {
@@ -93,7 +106,8 @@ SampleType sat_output_type(const RawImage &input) {
     return bound <= double(std::numeric_limits<uint32_t>::max()) ? SampleType::u32 : SampleType::u64;
 }
 
-void summed_area_table(halide_buffer_t *input, halide_buffer_t *output, SatAlgorithm algorithm, Device device) {
+void summed_area_table(halide_buffer_t *input, halide_buffer_t *output, SatAlgorithm algorithm,
+                       Device device) {
     const Variant &variant = sat_variant(input->type, output->type, algorithm, device);
     if (resolve(algorithm) == SatAlgorithm::one_read) {
         sat_one_read(input, output, variant);
@@ -118,17 +132,20 @@ void run_from_host(halide_buffer_t *input, halide_buffer_t *output, const SatOpt
         summed_area_table(input, output, options.algorithm, device);
         return;
     }
-    const halide_device_interface_t *cuda = halide_cuda_device_interface ? halide_cuda_device_interface() : nullptr;
+    const halide_device_interface_t *cuda =
+        halide_cuda_device_interface ? halide_cuda_device_interface() : nullptr;
     if (!cuda) throw Error("this build has no CUDA runtime");
     std::string failure;
     input->set_host_dirty(true);
-    if (halide_copy_to_device(nullptr, input, cuda) != 0 || halide_device_malloc(nullptr, output, cuda) != 0) {
+    if (halide_copy_to_device(nullptr, input, cuda) != 0 ||
+        halide_device_malloc(nullptr, output, cuda) != 0) {
         failure = "could not place the image on the CUDA device";
     } else {
         try {
             summed_area_table(input, output, options.algorithm, device);
             output->set_device_dirty(true);
-            if (halide_copy_to_host(nullptr, output) != 0) failure = "copying the table from the CUDA device failed";
+            if (halide_copy_to_host(nullptr, output) != 0)
+                failure = "copying the table from the CUDA device failed";
         } catch (const Error &e) {
             failure = e.what();
         }
@@ -159,7 +176,8 @@ RawImage summed_area_table(const RawImage &input, const SatOptions &options) {
     planar_in.copy_from(view(in_type, source.bytes.data(), w, h, ch, ch, w * ch, 1));
     run_from_host(planar_in.raw_buffer(), planar_out.raw_buffer(), options);
     const size_t interior = (size_t(border) * table.width + border) * ch * sample_size(table.type);
-    view(out_type, table.bytes.data() + interior, w, h, ch, ch, int(table.width) * ch, 1).copy_from(planar_out);
+    view(out_type, table.bytes.data() + interior, w, h, ch, ch, int(table.width) * ch, 1)
+        .copy_from(planar_out);
     return table;
 }
 
@@ -167,11 +185,12 @@ Image summed_area_table(const Image &input, const SatOptions &options) {
     if (input.data.empty()) throw Error("the input image is empty");
     const int border = options.exclusive ? 1 : 0;
     Image table(input.width + border, input.height + border, input.channels);
-    auto in = view<float>(halide_type_of<float>(), const_cast<float *>(input.data.data()), input.width, input.height,
-                          input.channels, 1, input.width, input.width * input.height);
+    auto in = view<float>(halide_type_of<float>(), const_cast<float *>(input.data.data()), input.width,
+                          input.height, input.channels, 1, input.width, input.width * input.height);
     // The exclusive table's interior, written in place: its first row and column stay zero.
-    auto out = view<float>(halide_type_of<float>(), table.data.data() + border * (table.width + 1), input.width,
-                           input.height, input.channels, 1, table.width, table.width * table.height);
+    auto out =
+        view<float>(halide_type_of<float>(), table.data.data() + border * (table.width + 1), input.width,
+                    input.height, input.channels, 1, table.width, table.width * table.height);
     run_from_host(in.raw_buffer(), out.raw_buffer(), options);
     return table;
 }

@@ -10,12 +10,12 @@
 namespace cascade {
 
 enum class SatAlgorithm {
-    automatic,   // the fastest exact variant this build has for the device
-    overlapped,  // Nehab et al. 2011 algorithm SAT: tile sums, carry completion, one re-read
-    two_read,    // Kasagi et al. 2R1W: column, row and corner carries computed independently
-    one_read,    // Kasagi et al. 1R1W: diagonal wavefront of tile stages, one read per pixel
+    automatic,       // the fastest exact variant this build has for the device
+    overlapped,      // Nehab et al. 2011 algorithm SAT: tile sums, carry completion, one re-read
+    two_read,        // Kasagi et al. 2R1W: column, row and corner carries computed independently
+    one_read,        // Kasagi et al. 1R1W: diagonal wavefront of tile stages, one read per pixel
     one_read_split,  // (1+r)R1W: 2R1W on the top-left and bottom-right triangles, 1R1W between
-    naive,       // column scan, then row scan (for comparison)
+    naive,           // column scan, then row scan (for comparison)
 };
 
 SatAlgorithm parse_sat_algorithm(const std::string &text);  // "auto", "overlapped", "2r1w", ...
@@ -40,6 +40,7 @@ Image summed_area_table(const Image &input, const SatOptions &options = {});
 // The table of a 3D (x, y, c) buffer into `output`, a W×H×C buffer of the table's type (for an
 // exclusive table, a view of its interior), on `device`. Buffers may already live on the device
 // (the bench keeps them there): results stay where the pipeline left them.
-void summed_area_table(halide_buffer_t *input, halide_buffer_t *output, SatAlgorithm algorithm, Device device);
+void summed_area_table(halide_buffer_t *input, halide_buffer_t *output, SatAlgorithm algorithm,
+                       Device device);
 
 }  // namespace cascade

@@ -20,7 +20,8 @@ struct View {
     halide_buffer_t buffer{};
     std::vector<halide_dimension_t> dims;
 
-    View(const halide_buffer_t &base, int x, int y, std::vector<halide_dimension_t> shape) : dims(std::move(shape)) {
+    View(const halide_buffer_t &base, int x, int y, std::vector<halide_dimension_t> shape)
+        : dims(std::move(shape)) {
         const int64_t offset = int64_t(x) * base.dim[0].stride + int64_t(y) * base.dim[1].stride;
         const int64_t bytes = offset * base.type.bytes();
         buffer.type = base.type;
@@ -64,7 +65,8 @@ struct ZeroView {
     halide_buffer_t buffer;
     std::vector<halide_dimension_t> dims;
 
-    ZeroView(const Zero &zero, std::vector<halide_dimension_t> shape) : buffer(zero.buffer), dims(std::move(shape)) {
+    ZeroView(const Zero &zero, std::vector<halide_dimension_t> shape)
+        : buffer(zero.buffer), dims(std::move(shape)) {
         for (auto &d : dims) d.stride = 0;
         buffer.dimensions = int(dims.size());
         buffer.dim = dims.data();
@@ -77,7 +79,8 @@ void sat_one_read(halide_buffer_t *input, halide_buffer_t *output, const Variant
     const int b = kOneReadTile;
     const int width = input->dim[0].extent, height = input->dim[1].extent, channels = input->dim[2].extent;
     const int nx = (width + b - 1) / b, ny = (height + b - 1) / b;
-    const halide_dimension_t in_c{0, channels, input->dim[2].stride, 0}, out_c{0, channels, output->dim[2].stride, 0};
+    const halide_dimension_t in_c{0, channels, input->dim[2].stride, 0},
+        out_c{0, channels, output->dim[2].stride, 0};
     // One step along a diagonal: a tile right, a tile up.
     auto step = [b](const halide_buffer_t &buf) { return b * buf.dim[0].stride - b * buf.dim[1].stride; };
     const Zero zero(*output);
@@ -88,7 +91,8 @@ void sat_one_read(halide_buffer_t *input, halide_buffer_t *output, const Variant
             // A run of tiles sharing their shape and edges: one pipeline call.
             auto shape_of = [&](int tx) {
                 const int ty = k - tx;
-                return std::array<int, 4>{tx == 0, ty == 0, std::min(b, width - tx * b), std::min(b, height - ty * b)};
+                return std::array<int, 4>{tx == 0, ty == 0, std::min(b, width - tx * b),
+                                          std::min(b, height - ty * b)};
             };
             int n = 1;
             while (a + n <= last && shape_of(a + n) == shape_of(a)) n++;
@@ -96,7 +100,8 @@ void sat_one_read(halide_buffer_t *input, halide_buffer_t *output, const Variant
             const int x0 = a * b, y0 = (k - a) * b;
             const halide_dimension_t in_t{0, n, step(*input), 0}, out_t{0, n, step(*output), 0};
             const halide_dimension_t in_x{0, w, input->dim[0].stride, 0}, in_y{0, h, input->dim[1].stride, 0};
-            const halide_dimension_t out_x{0, w, output->dim[0].stride, 0}, out_y{0, h, output->dim[1].stride, 0};
+            const halide_dimension_t out_x{0, w, output->dim[0].stride, 0},
+                out_y{0, h, output->dim[1].stride, 0};
 
             View in(*input, x0, y0, {in_x, in_y, in_t, in_c});
             View out(*output, x0, y0, {out_x, out_y, out_t, out_c});
@@ -105,13 +110,18 @@ void sat_one_read(halide_buffer_t *input, halide_buffer_t *output, const Variant
             std::optional<ZeroView> top0, left0, corner0;
             const std::vector<halide_dimension_t> row{out_x, out_t, out_c}, column{out_y, out_t, out_c};
             const std::vector<halide_dimension_t> point{out_t, out_c};
-            halide_buffer_t *top_b = at_top ? &top0.emplace(zero, row).buffer : &top.emplace(*output, x0, y0 - 1, row).buffer;
-            halide_buffer_t *left_b =
-                at_left ? &left0.emplace(zero, column).buffer : &left.emplace(*output, x0 - 1, y0, column).buffer;
-            halide_buffer_t *corner_b = at_top || at_left ? &corner0.emplace(zero, point).buffer
-                                                          : &corner.emplace(*output, x0 - 1, y0 - 1, point).buffer;
+            halide_buffer_t *top_b =
+                at_top ? &top0.emplace(zero, row).buffer : &top.emplace(*output, x0, y0 - 1, row).buffer;
+            halide_buffer_t *left_b = at_left ? &left0.emplace(zero, column).buffer
+                                              : &left.emplace(*output, x0 - 1, y0, column).buffer;
+            halide_buffer_t *corner_b = at_top || at_left
+                                            ? &corner0.emplace(zero, point).buffer
+                                            : &corner.emplace(*output, x0 - 1, y0 - 1, point).buffer;
             PipelineCall call;
-            call.buffer("input", &in.buffer).buffer("output", &out.buffer).buffer("top", top_b).buffer("left", left_b);
+            call.buffer("input", &in.buffer)
+                .buffer("output", &out.buffer)
+                .buffer("top", top_b)
+                .buffer("left", left_b);
             call.buffer("corner", corner_b);
             call.run(stage);
             a += n;

@@ -49,7 +49,8 @@ void schedule_sat_tiled_cpu(SatTiledFuncs &f) {
     }
 
     // Stage 2: the carries, vectorized across carries.
-    for (Func g : small_funcs(f)) g.compute_root().parallel(g.args()[1]).vectorize(g.args()[0], 8, TailStrategy::GuardWithIf);
+    for (Func g : small_funcs(f))
+        g.compute_root().parallel(g.args()[1]).vectorize(g.args()[0], 8, TailStrategy::GuardWithIf);
     for (TilePrefix *p : prefixes(f)) {
         p->chunk_sums.compute_root().parallel(p->u).vectorize(p->j, 8, TailStrategy::GuardWithIf);
         p->result.compute_root().parallel(p->t).vectorize(p->j, 8, TailStrategy::GuardWithIf);
@@ -72,7 +73,10 @@ void schedule_sat_tiled_cuda(SatTiledFuncs &f, int rows_per_pass) {
 
     // Stage 1: one block per tile; the tile staged in shared memory, its rows padded by one
     // sample so that the row sums read across banks. Unrolled loads keep 16 in flight per thread.
-    f.block_sums.compute_root().reorder(f.k, f.i, f.tx, f.ty, f.c).gpu_blocks(f.tx, f.ty, f.c).gpu_threads(f.i);
+    f.block_sums.compute_root()
+        .reorder(f.k, f.i, f.tx, f.ty, f.c)
+        .gpu_blocks(f.tx, f.ty, f.c)
+        .gpu_threads(f.i);
     // The serial row loop innermost, inside the thread loops: outside them Halide puts a barrier
     // after every row (seen in the PTX: one bar.sync per load).
     f.tile_in.compute_at(f.block_sums, f.tx)

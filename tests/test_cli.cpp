@@ -4,9 +4,9 @@
 #include <sys/wait.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <cstring>
 #include <sstream>
 
 #include "device.h"
@@ -143,7 +143,8 @@ TEST_F(CliTest, BadInputsFailCleanly) {
     expect_failure("iir " + path("missing.png") + " " + out + " --feedback -0.5", out, "missing.png");
     expect_failure("iir " + path("corrupt.png") + " " + out + " --feedback -0.5", out, "corrupt.png");
     expect_failure("iir " + path("notes.txt") + " " + out + " --feedback -0.5", out, ".txt");
-    expect_failure("iir " + sample + " " + path("out.bmp") + " --feedback -0.5", path("out.bmp"), "extension");
+    expect_failure("iir " + sample + " " + path("out.bmp") + " --feedback -0.5", path("out.bmp"),
+                   "extension");
     expect_failure("iir " + sample + " " + out + " --feedback=", out, "--feedback", 2);
     expect_failure("iir " + sample + " " + out + " --feedback=,", out, "empty item");
     expect_failure("iir " + sample + " " + out + " --feedback 0.5,abc", out, "abc");
@@ -151,8 +152,9 @@ TEST_F(CliTest, BadInputsFailCleanly) {
     expect_failure("iir " + sample + " " + out + " --feedback 0.2,1.1", out, "unstable");
     expect_failure("iir " + sample + " " + out + " --feedback -0.5 --gain nan", out, "finite");
     expect_failure("iir " + nan_npy + " " + out + " --feedback -0.5", out, "non-finite");
-    expect_failure("iir " + sample + " " + out + " --feedback -0.5,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0",
-                   out, "this build has orders");
+    expect_failure(
+        "iir " + sample + " " + out + " --feedback -0.5,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0", out,
+        "this build has orders");
     if (cuda_info().devices == 0)
         expect_failure("iir " + sample + " " + out + " --feedback -0.5 --device cuda", out, "--device cuda");
 }
@@ -183,7 +185,8 @@ TEST_F(CliTest, SatWritesExactIntegerTables) {
     const std::string sample = testing::source_dir() + "/data/astronaut.png";
     for (const char *algorithm : {"naive", "overlapped", "2r1w", "auto"}) {
         const std::string out = path(std::string("sat-") + algorithm + ".npy");
-        Result r = run_cli("sat " + sample + " " + out + " --exclusive --device cpu --algorithm " + algorithm);
+        Result r =
+            run_cli("sat " + sample + " " + out + " --exclusive --device cpu --algorithm " + algorithm);
         ASSERT_EQ(r.status, 0) << r.err;
         RawImage input = read_image(sample), table = read_image(out);
         ASSERT_EQ(table.type, SampleType::u32);
@@ -204,7 +207,8 @@ TEST_F(CliTest, SatRefusesWhatItCannotDo) {
     const std::string sample = testing::source_dir() + "/data/astronaut.png";
     expect_failure("sat " + sample + " " + path("t.png") + " --device cpu", path("t.png"), "PNG");
     expect_failure("sat " + sample + " " + path("t.bmp"), path("t.bmp"), "extension");
-    expect_failure("sat " + sample + " " + path("t.npy") + " --algorithm fast", path("t.npy"), "algorithm", 2);
+    expect_failure("sat " + sample + " " + path("t.npy") + " --algorithm fast", path("t.npy"), "algorithm",
+                   2);
 }
 
 }  // namespace

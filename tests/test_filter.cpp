@@ -16,7 +16,8 @@ TEST(ParseCoefficients, AcceptsListsOfNumbers) {
 }
 
 TEST(ParseCoefficients, RejectsMalformedLists) {
-    for (const char *bad : {"", ",", "0.5,", ",0.5", "0.5,,0.1", "abc", "0.5x", "nan", "inf", "1e999", "0.5;0.1"})
+    for (const char *bad :
+         {"", ",", "0.5,", ",0.5", "0.5,,0.1", "abc", "0.5x", "nan", "inf", "1e999", "0.5;0.1"})
         EXPECT_THROW(parse_coefficients(bad), Error) << "'" << bad << "'";
 }
 

@@ -49,7 +49,8 @@ TEST_P(VanVliet, HasUnitGainExactVarianceAndGaussianShape) {
 INSTANTIATE_TEST_SUITE_P(Sigmas, VanVliet, ::testing::Values(0.5, 1.0, 2.0, 3.7, 10.0, 50.0, 200.0));
 
 TEST(VanVliet, RejectsSigmaOutOfRange) {
-    for (double sigma : {0.0, -1.0, 0.49, double(NAN), double(INFINITY), 5000.0}) EXPECT_THROW(van_vliet_gaussian(sigma), Error);
+    for (double sigma : {0.0, -1.0, 0.49, double(NAN), double(INFINITY), 5000.0})
+        EXPECT_THROW(van_vliet_gaussian(sigma), Error);
 }
 
 }  // namespace

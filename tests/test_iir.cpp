@@ -23,7 +23,7 @@ struct Size {
 };
 
 // 1×1, a single row, a single column, primes, sizes off every tile, very wide and very tall.
-const Size kAwkwardSizes[] = {{1, 1},   {37, 1},  {1, 37},   {2, 2},    {3, 5},   {31, 29},
+const Size kAwkwardSizes[] = {{1, 1},    {37, 1},   {1, 37},    {2, 2},    {3, 5},   {31, 29},
                               {67, 131}, {127, 61}, {257, 193}, {2000, 3}, {3, 2000}};
 
 // Skips, saying why, when the CUDA variants cannot run here.
@@ -106,7 +106,8 @@ TEST(IirRt, SectionsReachOrdersBeyondTheDirectVariants) {
     auto rng = rng_for_test();
     for (int order : {6, 8, 10}) {
         // Complex pairs: an order-2S filter needs S sections, within the build's S ≤ 5.
-        Filter2D filter{random_stable_filter(rng, order, 0.95, true), random_stable_filter(rng, order, 0.95, true)};
+        Filter2D filter{random_stable_filter(rng, order, 0.95, true),
+                        random_stable_filter(rng, order, 0.95, true)};
         Image input = random_image(rng, 53, 41, 1);
         Image output = iir_2d(input, filter, {Boundary::none, DeviceChoice::cpu, Form::sections});
         auto expected = reference::filter_2d(filter, input);

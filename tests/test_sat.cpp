@@ -18,7 +18,7 @@ struct Size {
 };
 
 // Tile-aware awkward sizes: single samples, lines, primes, one off the 64-sample tile each way.
-const Size kSizes[] = {{1, 1},   {1, 29},  {29, 1},   {2, 3},    {63, 64},   {64, 65},
+const Size kSizes[] = {{1, 1},   {1, 29},   {29, 1},    {2, 3},    {63, 64}, {64, 65},
                        {65, 63}, {131, 67}, {127, 129}, {2000, 3}, {3, 2000}};
 
 struct Case {
@@ -27,8 +27,10 @@ struct Case {
 };
 
 bool skip_cuda(std::string &why) {
-    if (!has_variants(Device::cuda)) why = "this build has no CUDA variants";
-    else if (cuda_info().devices == 0) why = "no CUDA device: " + cuda_info().reason;
+    if (!has_variants(Device::cuda))
+        why = "this build has no CUDA variants";
+    else if (cuda_info().devices == 0)
+        why = "no CUDA device: " + cuda_info().reason;
     return !why.empty();
 }
 
@@ -70,12 +72,33 @@ double sample(const RawImage &raw, size_t x, size_t y, size_t c) {
     const size_t n = (y * raw.width + x) * raw.channels + c;
     const uint8_t *p = &raw.bytes[n * sample_size(raw.type)];
     switch (raw.type) {
-        case SampleType::u8: return *p;
-        case SampleType::u16: { uint16_t v; std::memcpy(&v, p, 2); return v; }
-        case SampleType::u32: { uint32_t v; std::memcpy(&v, p, 4); return v; }
-        case SampleType::u64: { uint64_t v; std::memcpy(&v, p, 8); return double(v); }
-        case SampleType::f32: { float v; std::memcpy(&v, p, 4); return v; }
-        case SampleType::f64: { double v; std::memcpy(&v, p, 8); return v; }
+        case SampleType::u8:
+            return *p;
+        case SampleType::u16: {
+            uint16_t v;
+            std::memcpy(&v, p, 2);
+            return v;
+        }
+        case SampleType::u32: {
+            uint32_t v;
+            std::memcpy(&v, p, 4);
+            return v;
+        }
+        case SampleType::u64: {
+            uint64_t v;
+            std::memcpy(&v, p, 8);
+            return double(v);
+        }
+        case SampleType::f32: {
+            float v;
+            std::memcpy(&v, p, 4);
+            return v;
+        }
+        case SampleType::f64: {
+            double v;
+            std::memcpy(&v, p, 8);
+            return v;
+        }
     }
     return 0;
 }
@@ -96,7 +119,9 @@ TEST_P(SatTest, FloatMatchesReference) {
         ASSERT_EQ(table.width, size_t(s.width));
         ASSERT_EQ(table.height, size_t(s.height));
         for (size_t c = 0; c < 2; c++)
-            EXPECT_LE(testing::relative_l2(channel(table, c), reference::summed_area_table(channel(input, c))), 2e-6)
+            EXPECT_LE(
+                testing::relative_l2(channel(table, c), reference::summed_area_table(channel(input, c))),
+                2e-6)
                 << s.width << "x" << s.height;
     }
 }
@@ -180,7 +205,8 @@ TEST(SatLarge, FloatTablesOf8192SquaredStayAccurate) {
     Image input = testing::random_image(rng, 8192, 8192, 1);
     for (float &v : input.data) v = 0.5f * (v + 1.0f);  // [0, 1), so the table grows to 2^25
     const reference::Matrix expected = reference::summed_area_table(reference::plane(input, 0));
-    for (SatAlgorithm a : {SatAlgorithm::naive, SatAlgorithm::overlapped, SatAlgorithm::two_read, SatAlgorithm::one_read}) {
+    for (SatAlgorithm a :
+         {SatAlgorithm::naive, SatAlgorithm::overlapped, SatAlgorithm::two_read, SatAlgorithm::one_read}) {
         Image table = summed_area_table(input, SatOptions{a, false, DeviceChoice::cuda});
         const double error = testing::relative_l2(reference::plane(table, 0), expected);
         RecordProperty(sat_algorithm_name(a), std::to_string(error));

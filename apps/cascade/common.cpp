@@ -22,8 +22,9 @@ SampleType output_type(const IoOptions &options) {
 
 void add_io_options(CLI::App &command, IoOptions &options) {
     command.add_option("IN", options.input, "Input image: .png .tif/.tiff .pfm .npy")->required();
-    command.add_option("OUT", options.output,
-                       "Output image; its extension picks the format. Written whole or not at all.")
+    command
+        .add_option("OUT", options.output,
+                    "Output image; its extension picks the format. Written whole or not at all.")
         ->required();
     command.add_option("--device", options.device, "Where to run: auto (CUDA when present), cpu or cuda")
         ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
@@ -38,7 +39,8 @@ void add_io_options(CLI::App &command, IoOptions &options) {
 
 void check_output_path(const IoOptions &options) {
     if (!is_supported_image_path(options.output))
-        throw Error("cannot write '" + options.output + "': unknown extension (use .png .tif .tiff .pfm .npy)");
+        throw Error("cannot write '" + options.output +
+                    "': unknown extension (use .png .tif .tiff .pfm .npy)");
     output_type(options);
 }
 

@@ -2,7 +2,6 @@
 // Pieces every `cascade` subcommand shares: reading the input, writing the output, the options
 // that mean the same everywhere.
 #include <CLI/CLI.hpp>
-
 #include <string>
 
 #include "device.h"

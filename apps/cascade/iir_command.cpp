@@ -29,7 +29,8 @@ void run(const IirArgs &args) {
     check_output_path(args.io);
     const std::string &fy = args.feedback_y.empty() ? args.feedback : args.feedback_y;
     const std::string &fx = args.feedback_x.empty() ? args.feedback : args.feedback_x;
-    if (fy.empty() || fx.empty()) throw Error("--feedback is required (or both --feedback-x and --feedback-y)");
+    if (fy.empty() || fx.empty())
+        throw Error("--feedback is required (or both --feedback-x and --feedback-y)");
     Filter2D filter{pass_filter(fy, args.gain_y ? args.gain_y : args.gain),
                     pass_filter(fx, args.gain_x ? args.gain_x : args.gain)};
     require_stable(filter.vertical);
@@ -54,10 +55,12 @@ Command add_iir_command(CLI::App &app) {
         "Every pole must lie strictly inside the unit circle. Exit status: 0 on success, 1 on an error\n"
         "(no output file is left behind), 2 on a usage error.");
     add_io_options(*cmd, args->io);
-    cmd->add_option("--feedback", args->feedback, "Feedback coefficients a1,...,ar of every pass (e.g. -0.5)");
+    cmd->add_option("--feedback", args->feedback,
+                    "Feedback coefficients a1,...,ar of every pass (e.g. -0.5)");
     cmd->add_option("--feedback-y", args->feedback_y, "Feedback coefficients of the column passes only");
     cmd->add_option("--feedback-x", args->feedback_x, "Feedback coefficients of the row passes only");
-    cmd->add_option("--gain", args->gain, "Feed-forward gain b0 of every pass (default: 1 + sum a_k, unit DC gain)");
+    cmd->add_option("--gain", args->gain,
+                    "Feed-forward gain b0 of every pass (default: 1 + sum a_k, unit DC gain)");
     cmd->add_option("--gain-y", args->gain_y, "Gain b0 of the column passes only");
     cmd->add_option("--gain-x", args->gain_x, "Gain b0 of the row passes only");
     cmd->add_option("--boundary", args->boundary, "Initial feedbacks at the edges: none (zero)")

@@ -1,6 +1,5 @@
 // The `cascade` command line: one subcommand per filter family.
 #include <cstdio>
-
 #include <exception>
 
 #include "commands.h"
@@ -13,11 +12,10 @@ int main(int argc, char **argv) {
     app.failure_message([](const CLI::App *, const CLI::Error &e) {
         return std::string("cascade: usage error: ") + e.what() + " (see --help)\n";
     });
-    const std::vector<cascade::cli::Command> commands = {cascade::cli::add_iir_command(app),
-                                                          cascade::cli::add_gaussian_command(app),
-                                                          cascade::cli::add_sat_command(app),
-                                                          cascade::cli::add_box_command(app),
-                                                          cascade::cli::add_bench_command(app)};
+    const std::vector<cascade::cli::Command> commands = {
+        cascade::cli::add_iir_command(app), cascade::cli::add_gaussian_command(app),
+        cascade::cli::add_sat_command(app), cascade::cli::add_box_command(app),
+        cascade::cli::add_bench_command(app)};
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError &e) {

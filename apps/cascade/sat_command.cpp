@@ -29,7 +29,8 @@ void require_finite_samples(const RawImage &raw) {
         } else {
             std::memcpy(&v, &raw.bytes[n * 8], 8);
         }
-        if (!std::isfinite(v)) throw Error("the input holds a non-finite sample at index " + std::to_string(n));
+        if (!std::isfinite(v))
+            throw Error("the input holds a non-finite sample at index " + std::to_string(n));
     }
 }
 
@@ -57,11 +58,13 @@ Command add_sat_command(CLI::App &app) {
         "Algorithms: overlapped (Nehab et al. 2011), 2r1w (Kasagi et al. 2014), naive (two scans);\n"
         "auto picks the fastest (docs/performance.md).");
     cmd->add_option("IN", args->input, "Input image: .png .tif/.tiff .pfm .npy")->required();
-    cmd->add_option("OUT", args->output, "Output table: .npy or .tif (written whole or not at all)")->required();
+    cmd->add_option("OUT", args->output, "Output table: .npy or .tif (written whole or not at all)")
+        ->required();
     cmd->add_option("--algorithm", args->algorithm, "auto, overlapped, 2r1w, 1r1w, 1r1w-split or naive")
         ->check(CLI::IsMember({"auto", "overlapped", "2r1w", "1r1w", "1r1w-split", "naive"}))
         ->capture_default_str();
-    cmd->add_flag("--exclusive", args->exclusive, "Exclusive (H+1)x(W+1) table with a zero first row and column");
+    cmd->add_flag("--exclusive", args->exclusive,
+                  "Exclusive (H+1)x(W+1) table with a zero first row and column");
     cmd->add_option("--device", args->device, "Where to run: auto (CUDA when present), cpu or cuda")
         ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
         ->capture_default_str();
