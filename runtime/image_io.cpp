@@ -31,6 +31,14 @@ void fail_read(const std::string &path, const std::string &why) {
     throw Error("cannot read '" + path + "': " + one_line(why));
 }
 
+void check_payload_size(const std::string &path, uint64_t file_size, uint64_t offset, uint64_t bytes) {
+    const uint64_t found = file_size - std::min(offset, file_size);
+    if (found != bytes)
+        fail_read(path, std::string(found < bytes ? "truncated data" : "unexpected bytes after the data") +
+                            " (expected " + std::to_string(bytes) + " bytes, found " + std::to_string(found) +
+                            ")");
+}
+
 void fail_write(const std::string &path, const std::string &why) {
     throw Error("cannot write '" + path + "': " + one_line(why));
 }

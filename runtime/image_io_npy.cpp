@@ -210,11 +210,7 @@ RawImage read_npy(const std::string &path) {
     const size_t bytes =
         checked_image_bytes(path, shape[0], shape[1], image.channels, sample_size(image.type));
     const uint64_t offset = 8 + length_size + length;
-    const uint64_t found = file.size() - std::min(offset, file.size());
-    if (found != bytes)
-        fail_read(path, std::string(found < bytes ? "truncated data" : "unexpected bytes after the data") +
-                            " (expected " + std::to_string(bytes) + " bytes, found " + std::to_string(found) +
-                            ")");
+    check_payload_size(path, file.size(), offset, bytes);
     image.bytes.resize(bytes);
     file.read_exact(image.bytes.data(), bytes, "data");
     if (swap) swap_bytes(image.bytes.data(), image.samples(), sample_size(image.type));

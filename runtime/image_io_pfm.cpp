@@ -53,11 +53,7 @@ RawImage read_pfm(const std::string &path) {
 
     const size_t bytes = checked_image_bytes(path, image.height, image.width, image.channels, 4);
     const uint64_t offset = uint64_t(std::ftell(file.get()));
-    const uint64_t found = file.size() - std::min(offset, file.size());
-    if (found != bytes)
-        fail_read(path, std::string(found < bytes ? "truncated data" : "unexpected bytes after the data") +
-                            " (expected " + std::to_string(bytes) + " bytes, found " + std::to_string(found) +
-                            ")");
+    check_payload_size(path, file.size(), offset, bytes);
     image.bytes.resize(bytes);
     const size_t row_bytes = image.width * image.channels * 4;
     for (size_t y = image.height; y-- > 0;)

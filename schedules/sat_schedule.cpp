@@ -35,6 +35,19 @@ std::vector<int> edge_updates(const SatTiledFuncs &f) {
     return all;
 }
 
+// A tile staged in shared memory by b × rows_per_pass threads: rows padded by one sample so that
+// column-wise reads fall in different banks, and the serial row loop innermost, inside the thread
+// loops: outside them Halide puts a barrier after every row (seen in the PTX: one bar.sync per
+// load; 188 → 195 GiP/s at 8192² once inside).
+void stage_tile(Func tile, Var xi, Var yi, int b, int rows_per_pass) {
+    Var yo("yo"), yr("yr");
+    tile.bound_storage(xi, b + 1)
+        .split(yi, yo, yr, rows_per_pass)
+        .reorder(yo, xi, yr)
+        .gpu_threads(xi, yr)
+        .unroll(yo);
+}
+
 }  // namespace
 
 void schedule_sat_tiled_cpu(SatTiledFuncs &f) {
@@ -69,7 +82,6 @@ void schedule_sat_tiled_cpu(SatTiledFuncs &f) {
 
 void schedule_sat_tiled_cuda(SatTiledFuncs &f, int rows_per_pass) {
     const int b = f.tile;
-    Var yo("yo"), yr("yr");
 
     // Stage 1: one block per tile; the tile staged in shared memory, its rows padded by one
     // sample so that the row sums read across banks. Unrolled loads keep 16 in flight per thread.
@@ -77,14 +89,8 @@ void schedule_sat_tiled_cuda(SatTiledFuncs &f, int rows_per_pass) {
         .reorder(f.k, f.i, f.tx, f.ty, f.c)
         .gpu_blocks(f.tx, f.ty, f.c)
         .gpu_threads(f.i);
-    // The serial row loop innermost, inside the thread loops: outside them Halide puts a barrier
-    // after every row (seen in the PTX: one bar.sync per load).
-    f.tile_in.compute_at(f.block_sums, f.tx)
-        .bound_storage(f.xi, b + 1)
-        .split(f.yi, yo, yr, rows_per_pass)
-        .reorder(yo, f.xi, yr)
-        .gpu_threads(f.xi, yr)
-        .unroll(yo);
+    f.tile_in.compute_at(f.block_sums, f.tx);
+    stage_tile(f.tile_in, f.xi, f.yi, b, rows_per_pass);
     for (Func g : tile_sum_funcs(f)) {
         g.compute_at(f.block_sums, f.tx).gpu_threads(f.i);
         g.update().reorder(f.across.x, f.i).gpu_threads(f.i).unroll(f.across.x);
@@ -128,12 +134,8 @@ void schedule_sat_tiled_cuda(SatTiledFuncs &f, int rows_per_pass) {
         .bound_extent(f.xi, b)
         .bound_extent(f.yi, b)
         .bound_extent(f.tx, 1)
-        .bound_extent(f.ty, 1)
-        .bound_storage(f.xi, b + 1)
-        .split(f.yi, yo, yr, rows_per_pass)
-        .reorder(yo, f.xi, yr)
-        .gpu_threads(f.xi, yr)
-        .unroll(yo);
+        .bound_extent(f.ty, 1);
+    stage_tile(f.local, f.xi, f.yi, b, rows_per_pass);
     // The first-row seed runs over xi, the first-column seeds over yi: one thread per sample.
     for (int u : edge_updates(f)) {
         const bool first_column = Internal::is_const_zero(f.local.update_args(u)[0]);

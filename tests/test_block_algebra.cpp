@@ -43,13 +43,7 @@ MatrixXd zeros(int rows, int cols) { return MatrixXd::Zero(rows, cols); }
 
 // ‖a − expected‖ / ‖expected‖ ≤ kTol, with matching shapes and a non-zero reference.
 ::testing::AssertionResult Close(const MatrixXd &a, const MatrixXd &expected) {
-    if (a.rows() != expected.rows() || a.cols() != expected.cols())
-        return ::testing::AssertionFailure() << "shape " << a.rows() << "x" << a.cols() << ", expected "
-                                             << expected.rows() << "x" << expected.cols();
-    if (expected.norm() == 0) return ::testing::AssertionFailure() << "the reference is zero";
-    const double error = ct::relative_l2(a, expected);
-    if (error <= kTol) return ::testing::AssertionSuccess();
-    return ::testing::AssertionFailure() << "relative L2 error " << error << " > " << kTol;
+    return ct::within_relative_l2(a, expected, kTol);
 }
 
 // A causal/anticausal pair of order r and a 1D signal of kBlocks1D blocks with its serial

@@ -18,13 +18,7 @@ namespace ct = cascade::testing;
 constexpr double kTol = 1e-10;
 
 ::testing::AssertionResult Close(const MatrixXd &a, const MatrixXd &expected) {
-    if (a.rows() != expected.rows() || a.cols() != expected.cols())
-        return ::testing::AssertionFailure() << "shape " << a.rows() << "x" << a.cols() << ", expected "
-                                             << expected.rows() << "x" << expected.cols();
-    if (expected.norm() == 0) return ::testing::AssertionFailure() << "the reference is zero";
-    const double error = ct::relative_l2(a, expected);
-    if (error <= kTol) return ::testing::AssertionSuccess();
-    return ::testing::AssertionFailure() << "relative L2 error " << error << " > " << kTol;
+    return ct::within_relative_l2(a, expected, kTol);
 }
 
 // Eq. 1 with our gain, one scalar at a time: y_i = b0 x_i − Σ a_k y_{i−k}, y_{−k} = p[r − k].

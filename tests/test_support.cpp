@@ -64,6 +64,17 @@ double relative_l2(const Eigen::MatrixXd &a, const Eigen::MatrixXd &b) {
     return numerator / denominator;
 }
 
+::testing::AssertionResult within_relative_l2(const Eigen::MatrixXd &a, const Eigen::MatrixXd &expected,
+                                              double tolerance) {
+    if (a.rows() != expected.rows() || a.cols() != expected.cols())
+        return ::testing::AssertionFailure() << "shape " << a.rows() << "x" << a.cols() << ", expected "
+                                             << expected.rows() << "x" << expected.cols();
+    if (expected.norm() == 0) return ::testing::AssertionFailure() << "the reference is zero";
+    const double error = relative_l2(a, expected);
+    if (error <= tolerance) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << "relative L2 error " << error << " > " << tolerance;
+}
+
 namespace {
 std::string from_environment(const char *name, const char *fallback) {
     const char *value = std::getenv(name);

@@ -1,5 +1,7 @@
 #pragma once
 // Shared helpers of the test suite: seeded random data, awkward sizes, error norms.
+#include <gtest/gtest.h>
+
 #include <Eigen/Dense>
 #include <random>
 #include <string>
@@ -29,6 +31,11 @@ double relative_l2(const Eigen::MatrixXd &a, const Eigen::MatrixXd &b);
 // run on another machine (docs/gpu.md).
 std::string source_dir();
 std::string cli_path();
+
+// Success when `a` has the shape of `expected` (non-zero) and lies within `tolerance` of it in
+// relative L2; otherwise a failure saying by how much.
+::testing::AssertionResult within_relative_l2(const Eigen::MatrixXd &a, const Eigen::MatrixXd &expected,
+                                              double tolerance);
 
 // A fresh, empty folder under the system's temporary folder, removed at exit.
 std::string temporary_folder();
