@@ -1,5 +1,7 @@
 #include "sat_tiled.h"
 
+#include <stdexcept>
+
 namespace cascade {
 
 using namespace Halide;
@@ -37,8 +39,9 @@ TilePrefix exclusive_prefix(Func f, Expr tiles, const std::string &name) {
 }  // namespace
 
 SatTiledFuncs define_sat_tiled(Func input, Expr width, Expr height, Func output, Type acc, int b,
-                               const std::string &algorithm) {
+                               const std::string &algorithm, const SatBoundary *boundary) {
     const bool overlapped = algorithm == "overlapped";
+    if (boundary && overlapped) throw std::invalid_argument("a boundary needs the 2r1w algorithm");
     SatTiledFuncs s;
     s.tile = b;
     s.output = output;
@@ -136,7 +139,19 @@ SatTiledFuncs define_sat_tiled(Func input, Expr width, Expr height, Func output,
     s.scan = RDom(1, b - 1, "scan");
     s.local = Func("local");
     s.local(xi, yi, tx, ty, c) = s.samples(tx * b + xi, ty * b + yi, c);
-    s.local(xi, 0, tx, ty, c) += s.carries(tx * b + xi, ty, c);
+    Expr top_seed = s.carries(tx * b + xi, ty, c);
+    if (boundary) {
+        // Outside the rectangle: the column sums above it are differences along the table's row
+        // above, the row sums left of it differences down the column left, and the corner gains
+        // what lies above and left of the rectangle (inclusion–exclusion on those two edges).
+        auto top = [&](Expr x) { return boundary->top(clamp(x, -1, width - 1), c); };
+        auto side = [&](Expr y) { return boundary->left(clamp(y, -1, height - 1), c); };
+        Expr x = tx * b + xi, y = ty * b + yi;
+        top_seed += top(x) - top(x - 1);
+        left += side(y) - side(y - 1);
+        corner += top(tx * b - 1) + side(ty * b - 1) - top(-1);
+    }
+    s.local(xi, 0, tx, ty, c) += top_seed;
     if (!overlapped) {
         // Kasagi: the row sums to the left enter the first column and the corner its first sample,
         // before the scans spread them.

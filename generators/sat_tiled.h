@@ -43,10 +43,17 @@ struct SatTiledFuncs {
     Halide::Var x, y, c, i, k, j, t, tx, ty, xi, yi;
 };
 
-// Defines the tiled table of `input` (x, y, c) into `output` with tile size b;
-// `algorithm` is "overlapped" or "2r1w".
+// The table around a sub-rectangle computed on its own (the (1+r)R1W split): top(x, c) for
+// x ∈ [−1, width) is the table's row just above it, from the column just left of it; left(y, c)
+// for y ∈ [−1, height) is the table's column just left of it (top(−1) = left(−1)).
+struct SatBoundary {
+    Halide::Func top, left;
+};
+
+// Defines the tiled table of `input` (x, y, c) into `output` with tile size b; `algorithm` is
+// "overlapped" or "2r1w". With a boundary (2r1w only), the table continues one known outside.
 SatTiledFuncs define_sat_tiled(Halide::Func input, Halide::Expr width, Halide::Expr height,
                                Halide::Func output, Halide::Type accumulator, int b,
-                               const std::string &algorithm);
+                               const std::string &algorithm, const SatBoundary *boundary = nullptr);
 
 }  // namespace cascade

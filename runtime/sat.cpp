@@ -59,19 +59,9 @@ halide_type_t halide_type(SampleType t) {
     }
 }
 
-const Variant &sat_variant(halide_type_t in, halide_type_t out, SatAlgorithm algorithm, Device device) {
-    algorithm = resolve(algorithm);
-    if (algorithm == SatAlgorithm::one_read_split)
-        throw Error(
-            std::string("no ") + device_name(device) +
-            " variant of sat 1r1w-split: the (1+r)R1W split is not implemented yet (use 1r1w, 2r1w or "
-            "overlapped)");
-    std::string name = std::string("sat_") +
-                       (algorithm == SatAlgorithm::one_read ? "1r1w_stage" : sat_algorithm_name(algorithm)) +
-                       "_" + type_suffix(in) + "_" + type_suffix(out);
-    for (char &ch : name)
-        if (ch == '-') ch = '_';
-    return find_variant(name, 0, device);
+// The variant "sat_<kind>_<input type>_<table type>" for `device`.
+const Variant &find_sat_variant(const std::string &kind, halide_type_t in, halide_type_t out, Device device) {
+    return find_variant("sat_" + kind + "_" + type_suffix(in) + "_" + type_suffix(out), 0, device);
 }
 
 // A W×H×C view of `data`, whose rows are `row_stride` samples apart and channels `plane_stride`.
@@ -108,11 +98,17 @@ SampleType sat_output_type(const RawImage &input) {
 
 void summed_area_table(halide_buffer_t *input, halide_buffer_t *output, SatAlgorithm algorithm,
                        Device device) {
-    const Variant &variant = sat_variant(input->type, output->type, algorithm, device);
-    if (resolve(algorithm) == SatAlgorithm::one_read) {
-        sat_one_read(input, output, variant);
-        return;
+    algorithm = resolve(algorithm);
+    if (algorithm == SatAlgorithm::one_read || algorithm == SatAlgorithm::one_read_split) {
+        // The wavefront's stages, and for the split its two 2R1W parts.
+        const Variant &stage = find_sat_variant("1r1w_stage", input->type, output->type, device);
+        if (algorithm == SatAlgorithm::one_read) return sat_one_read(input, output, stage);
+        return sat_one_read_split(input, output, stage,
+                                  find_sat_variant("2r1w", input->type, output->type, device),
+                                  find_sat_variant("2r1w_bounded", input->type, output->type, device));
     }
+    const Variant &variant =
+        find_sat_variant(sat_algorithm_name(algorithm), input->type, output->type, device);
     PipelineCall call;
     call.buffer("input", input).buffer("output", output);
     call.run(variant);

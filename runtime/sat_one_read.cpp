@@ -75,7 +75,12 @@ struct ZeroView {
 
 }  // namespace
 
-void sat_one_read(halide_buffer_t *input, halide_buffer_t *output, const Variant &stage) {
+namespace {
+
+// The wavefront over every tile for which `skip` is false; tiles skipped must not be needed by
+// those run (their table already written, or written only after).
+template <typename Skip>
+void wavefront(halide_buffer_t *input, halide_buffer_t *output, const Variant &stage, Skip skip) {
     const int b = kOneReadTile;
     const int width = input->dim[0].extent, height = input->dim[1].extent, channels = input->dim[2].extent;
     const int nx = (width + b - 1) / b, ny = (height + b - 1) / b;
@@ -95,7 +100,7 @@ void sat_one_read(halide_buffer_t *input, halide_buffer_t *output, const Variant
                                           std::min(b, height - ty * b)};
             };
             int n = 1;
-            while (a + n <= last && shape_of(a + n) == shape_of(a)) n++;
+            while (a + n <= last && !skip(a + n, k - a - n) && shape_of(a + n) == shape_of(a)) n++;
             const auto [at_left, at_top, w, h] = shape_of(a);
             const int x0 = a * b, y0 = (k - a) * b;
             const halide_dimension_t in_t{0, n, step(*input), 0}, out_t{0, n, step(*output), 0};
@@ -127,6 +132,47 @@ void sat_one_read(halide_buffer_t *input, halide_buffer_t *output, const Variant
             a += n;
         }
     }
+}
+
+halide_dimension_t dim(int min, int extent, int stride) { return {min, extent, stride, 0}; }
+
+}  // namespace
+
+void sat_one_read(halide_buffer_t *input, halide_buffer_t *output, const Variant &stage) {
+    wavefront(input, output, stage, [](int, int) { return false; });
+}
+
+void sat_one_read_split(halide_buffer_t *input, halide_buffer_t *output, const Variant &stage,
+                        const Variant &two_read, const Variant &bounded) {
+    const int b = kOneReadTile;
+    const int width = input->dim[0].extent, height = input->dim[1].extent, channels = input->dim[2].extent;
+    const int nx = (width + b - 1) / b, ny = (height + b - 1) / b, k = std::min(nx, ny) / 3;
+    if (k == 0) return sat_one_read(input, output, stage);
+    const int xb = (nx - k) * b, yb = (ny - k) * b;  // the bottom-right part's first sample
+    auto crop = [&](halide_buffer_t *base, int x, int y, int w, int h) {
+        return View(*base, x, y,
+                    {dim(0, w, base->dim[0].stride), dim(0, h, base->dim[1].stride),
+                     dim(0, channels, base->dim[2].stride)});
+    };
+
+    View in_a = crop(input, 0, 0, k * b, k * b), out_a = crop(output, 0, 0, k * b, k * b);
+    PipelineCall().buffer("input", &in_a.buffer).buffer("output", &out_a.buffer).run(two_read);
+
+    wavefront(input, output, stage,
+              [&](int tx, int ty) { return (tx < k && ty < k) || (tx >= nx - k && ty >= ny - k); });
+
+    View in_b = crop(input, xb, yb, width - xb, height - yb),
+         out_b = crop(output, xb, yb, width - xb, height - yb);
+    // The table's row above and column left of the part, both from the sample above-left of it.
+    const halide_dimension_t c_dim = dim(0, channels, output->dim[2].stride);
+    View top(*output, xb - 1, yb - 1, {dim(-1, width - xb + 1, output->dim[0].stride), c_dim});
+    View left(*output, xb - 1, yb - 1, {dim(-1, height - yb + 1, output->dim[1].stride), c_dim});
+    PipelineCall()
+        .buffer("input", &in_b.buffer)
+        .buffer("output", &out_b.buffer)
+        .buffer("top", &top.buffer)
+        .buffer("left", &left.buffer)
+        .run(bounded);
 }
 
 }  // namespace cascade

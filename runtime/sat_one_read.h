@@ -14,4 +14,11 @@ constexpr int kOneReadTile = 64;
 // Both buffers live where the variant runs: host memory for the CPU, device memory for CUDA.
 void sat_one_read(halide_buffer_t *input, halide_buffer_t *output, const Variant &stage);
 
+// Kasagi's (1+r)R1W with square parts: the top-left K×K tiles by 2R1W (`two_read`), the
+// bottom-right K×K tiles by 2R1W continuing the table around them (`bounded`), the tiles between
+// by the 1R1W wavefront, K = ⌊min(tiles across, tiles down) / 3⌋. Fewer stages than 1R1W, for
+// a second read of about 2K²/(tiles) of the image.
+void sat_one_read_split(halide_buffer_t *input, halide_buffer_t *output, const Variant &stage,
+                        const Variant &two_read, const Variant &bounded);
+
 }  // namespace cascade

@@ -17,9 +17,10 @@ struct Size {
     int width, height;
 };
 
-// Tile-aware awkward sizes: single samples, lines, primes, one off the 64-sample tile each way.
-const Size kSizes[] = {{1, 1},   {1, 29},   {29, 1},    {2, 3},    {63, 64}, {64, 65},
-                       {65, 63}, {131, 67}, {127, 129}, {2000, 3}, {3, 2000}};
+// Tile-aware awkward sizes: single samples, lines, primes, one off the 64-sample tile each way,
+// and sizes of at least 3×3 tiles, where the (1+r)R1W split has parts of its own.
+const Size kSizes[] = {{1, 1},    {1, 29},    {29, 1},   {2, 3},    {63, 64},   {64, 65},  {65, 63},
+                       {131, 67}, {127, 129}, {2000, 3}, {3, 2000}, {400, 333}, {193, 260}};
 
 struct Case {
     SatAlgorithm algorithm;
@@ -181,7 +182,7 @@ std::vector<Case> all_cases() {
     std::vector<Case> cases;
     for (DeviceChoice d : {DeviceChoice::cpu, DeviceChoice::cuda})
         for (SatAlgorithm a : {SatAlgorithm::naive, SatAlgorithm::overlapped, SatAlgorithm::two_read,
-                               SatAlgorithm::one_read, SatAlgorithm::automatic})
+                               SatAlgorithm::one_read, SatAlgorithm::one_read_split, SatAlgorithm::automatic})
             cases.push_back({a, d});
     return cases;
 }
@@ -205,8 +206,8 @@ TEST(SatLarge, FloatTablesOf8192SquaredStayAccurate) {
     Image input = testing::random_image(rng, 8192, 8192, 1);
     for (float &v : input.data) v = 0.5f * (v + 1.0f);  // [0, 1), so the table grows to 2^25
     const reference::Matrix expected = reference::summed_area_table(reference::plane(input, 0));
-    for (SatAlgorithm a :
-         {SatAlgorithm::naive, SatAlgorithm::overlapped, SatAlgorithm::two_read, SatAlgorithm::one_read}) {
+    for (SatAlgorithm a : {SatAlgorithm::naive, SatAlgorithm::overlapped, SatAlgorithm::two_read,
+                           SatAlgorithm::one_read, SatAlgorithm::one_read_split}) {
         Image table = summed_area_table(input, SatOptions{a, false, DeviceChoice::cuda});
         const double error = testing::relative_l2(reference::plane(table, 0), expected);
         RecordProperty(sat_algorithm_name(a), std::to_string(error));
