@@ -93,6 +93,10 @@ void wavefront(halide_buffer_t *input, halide_buffer_t *output, const Variant &s
     for (int k = 0; k < nx + ny - 1; k++) {
         const int first = std::max(0, k - (ny - 1)), last = std::min(k, nx - 1);
         for (int a = first; a <= last;) {
+            if (skip(a, k - a)) {
+                a++;
+                continue;
+            }
             // A run of tiles sharing their shape and edges: one pipeline call.
             auto shape_of = [&](int tx) {
                 const int ty = k - tx;
