@@ -33,7 +33,7 @@ set output '{target}'
 set title '{title}'
 set logscale x 2
 set xlabel 'image size (Mpixels)'
-set ylabel 'GiP/s (2^{30} pixels per second)'
+set ylabel 'GiP/s (2^{{30}} pixels per second)'
 set key outside right
 set grid
 plot {plots}
