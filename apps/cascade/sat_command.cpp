@@ -55,8 +55,8 @@ Command add_sat_command(CLI::App &app) {
         "uint64 where H*W*max would not fit in 32 bits; float inputs give float32 tables. Tables hold\n"
         "values PNG cannot: write .npy or .tif. --exclusive gives the (H+1)x(W+1) table with a zero\n"
         "first row and column (OpenCV, NPP).\n"
-        "Algorithms: overlapped (Nehab et al. 2011), 2r1w (Kasagi et al. 2014), naive (two scans);\n"
-        "auto picks the fastest (docs/performance.md).");
+        "Algorithms: overlapped (Nehab et al. 2011), 2r1w, 1r1w and 1r1w-split ((1+r)R1W, Kasagi et\n"
+        "al. 2014), naive (two scans); auto picks the fastest, 2r1w (docs/performance.md).");
     cmd->add_option("IN", args->input, "Input image: .png .tif/.tiff .pfm .npy")->required();
     cmd->add_option("OUT", args->output, "Output table: .npy or .tif (written whole or not at all)")
         ->required();
