@@ -9,6 +9,7 @@
 
 #include "bench.h"
 #include "commands.h"
+#include "common.h"
 #include "device.h"
 #include "error.h"
 #include "sat.h"
@@ -212,9 +213,7 @@ Command add_bench_command(CLI::App &app) {
            "Sizes N (N×N) or WxH, comma-separated (default cuda: 1024,2048,4096,8192,16384,5000x3001; "
            "cpu: 512,1024,2048)")
         ->delimiter(',');
-    cmd->add_option("--device", args->device, "auto (CUDA when it can run here), cpu or cuda")
-        ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
-        ->capture_default_str();
+    add_device_option(*cmd, args->device);
     cmd->add_option("--repetitions", args->options.repetitions,
                     "Timed calls per case (the median is reported)")
         ->check(CLI::Range(1, 100000))

@@ -20,15 +20,19 @@ SampleType output_type(const IoOptions &options) {
 
 }  // namespace
 
+void add_device_option(CLI::App &command, std::string &device) {
+    command.add_option("--device", device, "Where to run: auto (CUDA when present), cpu or cuda")
+        ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
+        ->capture_default_str();
+}
+
 void add_io_options(CLI::App &command, IoOptions &options) {
     command.add_option("IN", options.input, "Input image: .png .tif/.tiff .pfm .npy")->required();
     command
         .add_option("OUT", options.output,
                     "Output image; its extension picks the format. Written whole or not at all.")
         ->required();
-    command.add_option("--device", options.device, "Where to run: auto (CUDA when present), cpu or cuda")
-        ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
-        ->capture_default_str();
+    add_device_option(command, options.device);
     command
         .add_option("--output-type", options.output_type,
                     "Sample type written: auto (uint8 for PNG, float32 otherwise), uint8, uint16, float32, "

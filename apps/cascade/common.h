@@ -16,6 +16,9 @@ struct IoOptions {
     std::string output_type = "auto";
 };
 
+// Adds --device (auto, cpu or cuda; default auto) to `command`.
+void add_device_option(CLI::App &command, std::string &device);
+
 // Adds IN, OUT, --device and --output-type to `command`.
 void add_io_options(CLI::App &command, IoOptions &options);
 

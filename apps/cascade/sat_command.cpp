@@ -65,9 +65,7 @@ Command add_sat_command(CLI::App &app) {
         ->capture_default_str();
     cmd->add_flag("--exclusive", args->exclusive,
                   "Exclusive (H+1)x(W+1) table with a zero first row and column");
-    cmd->add_option("--device", args->device, "Where to run: auto (CUDA when present), cpu or cuda")
-        ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
-        ->capture_default_str();
+    add_device_option(*cmd, args->device);
     return {cmd, [args] { run(*args); }};
 }
 
