@@ -94,28 +94,18 @@ SatTiledFuncs define_sat_tiled(Func input, Expr width, Expr height, Func output,
     // 2. Carries. Row j of carry_source lists, over tiles t, what one carry sums:
     //    j < columns:                 column j's sums in tile row t (→ the column carry of tile row t)
     //    columns ≤ j < columns + rows: row j's sums in tile column t (2R1W: the row carry)
-    //    columns + rows ≤ j:           in tile row j, tile column t's sum of all tiles above it
-    //                                  (2R1W: the corner of tile (t, j) is this row's prefix)
+    //    columns + rows ≤ j:           tile column j's totals in tile row t (2R1W: for the corner)
     Expr col_tile = clamp(j / b, 0, nx - 1), t_row = clamp(t, 0, ny - 1), t_col = clamp(t, 0, nx - 1);
-    Expr jr = j - columns;
+    Expr jr = j - columns, jt = clamp(j - columns - rows, 0, nx - 1);
     RDom whole_tile = s.whole_tile = RDom(0, b, "whole_tile");
     Expr column_part = select(t < ny, sums_of(j % b, 0, col_tile, t_row), zero);
     Expr row_part = select(t < nx, sums_of(jr % b, 1, t_col, clamp(jr / b, 0, ny - 1)), zero);
-    // Summed directly from the tile totals: a loop that is empty on every other row (an RDom
-    // predicate, not a select, which would evaluate it everywhere). The corners then come out of
-    // the same prefix as the carries; their own kernel cost 4.6 µs at 4096² on the H100.
-    Expr corner_row = j - columns - rows;
-    RDom above(0, ny, "above");
-    Expr tiles_above = select(j >= columns + rows, corner_row, 0);
-    above.where(above < tiles_above);
-    // (The select repeats the predicate so that the summand names j, as an inline sum needs.)
-    Expr corner_part =
-        select(t < nx, sum(select(above < tiles_above, sums_of(0, 2, t_col, above), zero)), zero);
+    Expr total_part = select(t < ny, sums_of(0, 2, jt, t_row), zero);
     s.carry_source = Func("carry_source");
     if (overlapped) {
         s.carry_source(j, t, c) = column_part;
     } else {
-        s.carry_source(j, t, c) = select(j < columns, column_part, j < columns + rows, row_part, corner_part);
+        s.carry_source(j, t, c) = select(j < columns, column_part, j < columns + rows, row_part, total_part);
     }
     s.column_prefix = exclusive_prefix(s.carry_source, max(nx, ny), "carries");
     s.carries = s.column_prefix.result;
@@ -134,9 +124,13 @@ SatTiledFuncs define_sat_tiled(Func input, Expr width, Expr height, Func output,
         s.row_carries = s.row_prefix_scan.result;
         left = s.row_carries(ty * b + yi, tx, c);
     } else {
-        // The corner, the sum of every tile above and left: summed in the output kernel's seeding,
-        // by every thread or by one, it slowed that kernel (192 → 236 or 222 µs at 8192²).
-        corner = s.carries(columns + rows + ty, tx, c);
+        // The corner, the sum of every tile above and left, is the prefix over earlier tile columns of
+        // their totals' carries. Its own small kernel: summed in the seeding update it ran once per
+        // thread (output kernel 192 → 236 µs at 8192² on the H100).
+        RDom earlier(0, nx, "earlier");
+        s.corner = Func("corner");
+        s.corner(tx, ty, c) = sum(select(earlier < tx, s.carries(columns + rows + earlier, ty, c), zero));
+        corner = s.corner(tx, ty, c);
         left = s.carries(columns + ty * b + yi, tx, c);
     }
 

@@ -30,6 +30,7 @@ struct SatTiledFuncs {
     Halide::Func column_sums, row_sums, row_prefix, tile_in;  // stage-1 helpers, per tile
     TilePrefix column_prefix, row_prefix_scan;                // the carries, and overlapped's row carries
     Halide::Func carry_source;                                // what the carries sum, one row j per carry
+    Halide::Func corner;                // (tx, ty, c): 2R1W's sum of all tiles above-left
     Halide::Func carries;               // (j, t, c): exclusive prefix over tiles of the sums (see .cpp)
     Halide::Func row_carries;           // overlapped: completed row carries, eq. 45
     Halide::Func strip_totals;          // overlapped: s(P_{m−1,n}(Y)), the column carries' sum per tile

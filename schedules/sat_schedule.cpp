@@ -9,7 +9,7 @@ namespace {
 // Small per-tile Funcs of the carries stage; those of the other algorithm are undefined.
 std::vector<Func> small_funcs(const SatTiledFuncs &f) {
     std::vector<Func> all;
-    for (Func g : {f.strip_totals})
+    for (Func g : {f.strip_totals, f.corner})
         if (g.defined()) all.push_back(g);
     return all;
 }
