@@ -203,6 +203,28 @@ TEST_F(CliTest, SatWritesExactIntegerTables) {
     }
 }
 
+// The coefficients, sampled back through the cubic B-spline [1 4 1]/6 in both directions, give
+// the image back away from the edges (boundary none is exact only there).
+TEST_F(CliTest, BSplineCoefficientsReproduceTheImage) {
+    auto rng = testing::rng_for_test();
+    Image input = testing::random_image(rng, 160, 140, 1);
+    const std::string in = write_npy(input, "image.npy"), out = path("coefficients.npy");
+    Result r = run_cli("bspline " + in + " " + out + " --order 3 --device cpu");
+    ASSERT_EQ(r.status, 0) << r.err;
+    Image c = to_planar_float(read_image(out));
+    const float w[3] = {1.0f / 6, 4.0f / 6, 1.0f / 6};
+    double worst = 0;
+    for (int y = 40; y < 100; y++)
+        for (int x = 40; x < 120; x++) {
+            double v = 0;
+            for (int j = -1; j <= 1; j++)
+                for (int i = -1; i <= 1; i++) v += w[j + 1] * w[i + 1] * c.at(x + i, y + j, 0);
+            worst = std::max(worst, std::abs(v - input.at(x, y, 0)));
+        }
+    EXPECT_LT(worst, 1e-5);
+    expect_failure("bspline " + in + " " + path("b.npy") + " --order 4", path("b.npy"), "--order", 2);
+}
+
 TEST_F(CliTest, SatRefusesWhatItCannotDo) {
     const std::string sample = testing::source_dir() + "/data/astronaut.png";
     expect_failure("sat " + sample + " " + path("t.png") + " --device cpu", path("t.png"), "PNG");

@@ -12,6 +12,7 @@ struct Command {
 
 Command add_iir_command(CLI::App &app);
 Command add_gaussian_command(CLI::App &app);
+Command add_bspline_command(CLI::App &app);
 Command add_sat_command(CLI::App &app);
 Command add_box_command(CLI::App &app);
 Command add_bench_command(CLI::App &app);

@@ -13,9 +13,9 @@ int main(int argc, char **argv) {
         return std::string("cascade: usage error: ") + e.what() + " (see --help)\n";
     });
     const std::vector<cascade::cli::Command> commands = {
-        cascade::cli::add_iir_command(app), cascade::cli::add_gaussian_command(app),
-        cascade::cli::add_sat_command(app), cascade::cli::add_box_command(app),
-        cascade::cli::add_bench_command(app)};
+        cascade::cli::add_iir_command(app),     cascade::cli::add_gaussian_command(app),
+        cascade::cli::add_bspline_command(app), cascade::cli::add_sat_command(app),
+        cascade::cli::add_box_command(app),     cascade::cli::add_bench_command(app)};
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError &e) {

@@ -1,0 +1,50 @@
+// `cascade bspline`: B-spline interpolation coefficients of an image.
+#include <memory>
+
+#include "bspline.h"
+#include "commands.h"
+#include "common.h"
+#include "iir.h"
+
+namespace cascade::cli {
+
+namespace {
+
+struct BSplineArgs {
+    IoOptions io;
+    int order = 3;
+    std::string boundary = "none";
+};
+
+void run(const BSplineArgs &args) {
+    check_output_path(args.io);
+    const RecursiveFilter pass = bspline_prefilter(args.order);
+    IirOptions options{parse_boundary(args.boundary), parse_device_choice(args.io.device)};
+    resolve_device(options.device);
+    Image input = load_input(args.io);
+    save_output(args.io, iir_2d(input, Filter2D{pass, pass}, options));
+}
+
+}  // namespace
+
+Command add_bspline_command(CLI::App &app) {
+    auto args = std::make_shared<BSplineArgs>();
+    CLI::App *cmd =
+        app.add_subcommand("bspline", "B-spline interpolation prefilter (coefficients of an image)");
+    cmd->footer(
+        "Computes the coefficients c of the B-spline of the given degree that interpolates the image:\n"
+        "sampling sum_k c[k] beta(x - k) at the pixels gives the pixels back. The prefilter is a causal\n"
+        "and an anticausal pass per pole in each dimension (poles from the sampled B-spline, e.g.\n"
+        "sqrt(3)-2 for cubic). Coefficients overshoot [0,1]: write .tif, .pfm or .npy to keep them.\n"
+        "With --boundary none the passes start from zero, which is exact only far from the edges.");
+    add_io_options(*cmd, args->io);
+    cmd->add_option("--order", args->order, "Degree of the B-spline: 3 (cubic), 5 (quintic), 7 or 9")
+        ->check(CLI::IsMember({3, 5, 7, 9}))
+        ->capture_default_str();
+    cmd->add_option("--boundary", args->boundary, "Initial feedbacks at the edges: none (zero)")
+        ->check(CLI::IsMember({"none"}))
+        ->capture_default_str();
+    return {cmd, [args] { run(*args); }};
+}
+
+}  // namespace cascade::cli
