@@ -266,9 +266,11 @@ void run_case(BenchResult &r, Workspace &ws, double copy_ms, const BenchOptions 
 
 std::string size_problem(const BenchCase &c) {
     if (c.width < 1 || c.height < 1) return "unavailable: the size must be at least 1x1";
-    // Halide addresses a buffer with 32-bit offsets.
-    if (double(c.width) * c.height * sizeof(float) >= 2147483648.0)
-        return "unavailable: the image exceeds the 2 GiB a pipeline buffer can address";
+    try {
+        require_addressable("image", c.width, c.height, 1, sizeof(float));
+    } catch (const Error &e) {
+        return std::string("unavailable: ") + e.what();
+    }
     return "";
 }
 

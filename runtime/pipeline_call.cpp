@@ -62,13 +62,17 @@ void PipelineCall::run(const Variant &variant) {
     }
 }
 
+void require_addressable(const std::string &what, double width, double height, double channels,
+                         int sample_bytes) {
+    if (width * height * channels * sample_bytes < 2147483648.0) return;
+    throw Error(what + " of " + std::to_string(int64_t(width)) + "x" + std::to_string(int64_t(height)) + "x" +
+                std::to_string(int64_t(channels)) + " samples of " + std::to_string(sample_bytes) +
+                " bytes exceeds the 2 GiB a pipeline buffer can address");
+}
+
 void run_image_pipeline(const Variant &variant, const float *input, float *output, int width, int height,
                         int channels, const std::map<std::string, float> &scalars) {
-    // Halide indexes buffers with 32-bit offsets.
-    const double bytes = double(width) * height * channels * sizeof(float);
-    if (bytes >= double(1u << 31))
-        throw Error("image of " + std::to_string(width) + "x" + std::to_string(height) + "x" +
-                    std::to_string(channels) + " floats exceeds the 2 GiB a pipeline buffer can address");
+    require_addressable("image", width, height, channels, sizeof(float));
     Halide::Runtime::Buffer<float> in(const_cast<float *>(input), width, height, channels);
     Halide::Runtime::Buffer<float> out(output, width, height, channels);
     PipelineCall call;

@@ -25,6 +25,12 @@ private:
     std::map<std::string, float> scalars_;
 };
 
+// Throws cascade::Error when a W×H×C buffer of `sample_bytes`-byte samples is beyond what a
+// pipeline can address (Halide indexes buffers with 32-bit offsets: 2 GiB), before anything
+// that large is allocated. `what` names the buffer in the message.
+void require_addressable(const std::string &what, double width, double height, double channels,
+                         int sample_bytes);
+
 // Runs `call` on buffers whose data live on the host: for a CUDA variant the inputs are marked
 // host-dirty first, and the outputs are copied back and every device allocation released after.
 void run_on_host(const Variant &variant, PipelineCall &call, const std::vector<halide_buffer_t *> &inputs,

@@ -155,8 +155,13 @@ void run_from_host(halide_buffer_t *input, halide_buffer_t *output, const SatOpt
 
 RawImage summed_area_table(const RawImage &input, const SatOptions &options) {
     if (input.samples() == 0) throw Error("the input image is empty");
-    RawImage source = input;
-    if (source.type == SampleType::f64) source = from_planar_float(to_planar_float(input), SampleType::f32);
+    require_addressable("image", input.width, input.height, input.channels, int(sample_size(input.type)));
+    require_addressable("summed-area table", input.width, input.height, input.channels,
+                        int(sample_size(sat_output_type(input))));
+    // float64 samples are summed as float32; every other type as it is, without a copy.
+    RawImage converted;
+    if (input.type == SampleType::f64) converted = from_planar_float(to_planar_float(input), SampleType::f32);
+    const RawImage &source = input.type == SampleType::f64 ? converted : input;
     const int w = int(source.width), h = int(source.height), ch = int(source.channels);
     const int border = options.exclusive ? 1 : 0;
     RawImage table;
@@ -169,7 +174,7 @@ RawImage summed_area_table(const RawImage &input, const SatOptions &options) {
     const halide_type_t in_type = halide_type(source.type), out_type = halide_type(table.type);
     // The pipelines take planar channels; the files hold them interleaved.
     Halide::Runtime::Buffer<> planar_in(in_type, w, h, ch), planar_out(out_type, w, h, ch);
-    planar_in.copy_from(view(in_type, source.bytes.data(), w, h, ch, ch, w * ch, 1));
+    planar_in.copy_from(view(in_type, const_cast<uint8_t *>(source.bytes.data()), w, h, ch, ch, w * ch, 1));
     run_from_host(planar_in.raw_buffer(), planar_out.raw_buffer(), options);
     const size_t interior = (size_t(border) * table.width + border) * ch * sample_size(table.type);
     view(out_type, table.bytes.data() + interior, w, h, ch, ch, int(table.width) * ch, 1)
@@ -180,6 +185,7 @@ RawImage summed_area_table(const RawImage &input, const SatOptions &options) {
 Image summed_area_table(const Image &input, const SatOptions &options) {
     if (input.data.empty()) throw Error("the input image is empty");
     const int border = options.exclusive ? 1 : 0;
+    require_addressable("image", input.width, input.height, input.channels, sizeof(float));
     Image table(input.width + border, input.height + border, input.channels);
     auto in = view<float>(halide_type_of<float>(), const_cast<float *>(input.data.data()), input.width,
                           input.height, input.channels, 1, input.width, input.width * input.height);

@@ -227,6 +227,19 @@ TEST(Sat, OutputTypeFollowsTheLargestPossibleSum) {
     EXPECT_EQ(sat_output_type(small), SampleType::f32);
 }
 
+TEST(Sat, RefusesTablesBeyondWhatAPipelineAddresses) {
+    RawImage huge;  // 40000² uint8: a 6.4 GB uint32 table; refused before anything is allocated
+    huge.width = huge.height = 40000;
+    huge.channels = 1;
+    huge.type = SampleType::u8;
+    try {
+        summed_area_table(huge, SatOptions{SatAlgorithm::automatic, false, DeviceChoice::cpu});
+        FAIL() << "accepted";
+    } catch (const Error &e) {
+        EXPECT_NE(std::string(e.what()).find("2 GiB"), std::string::npos) << e.what();
+    }
+}
+
 TEST(Sat, ParsesAlgorithmNames) {
     for (const char *name : {"auto", "overlapped", "2r1w", "1r1w", "1r1w-split", "naive"})
         EXPECT_EQ(sat_algorithm_name(parse_sat_algorithm(name)), std::string(name));
