@@ -118,6 +118,23 @@ TEST(Cli, HelpExplainsEveryOption) {
         EXPECT_NE(iir.out.find(option), std::string::npos) << option;
 }
 
+TEST(Cli, EverySubcommandExplainsItsOptions) {
+    const std::vector<std::pair<std::string, std::vector<std::string>>> commands = {
+        {"gaussian", {"--sigma", "--method", "--boundary", "--device", "--output-type"}},
+        {"bspline", {"--order", "--boundary", "--device", "--output-type"}},
+        {"sat", {"--algorithm", "--exclusive", "--device", "1r1w-split"}},
+        {"box", {"--radius", "--boundary", "--device", "mirror", "periodic"}},
+        {"bench", {"--op", "--variants", "--sizes", "--device", "--repetitions", "--json", "--check"}}};
+    Result top = run_cli("--help");
+    for (const auto &[command, options] : commands) {
+        EXPECT_NE(top.out.find(command), std::string::npos) << command;
+        Result r = run_cli(command + " --help");
+        EXPECT_EQ(r.status, 0) << command;
+        for (const auto &option : options)
+            EXPECT_NE(r.out.find(option), std::string::npos) << command << " " << option;
+    }
+}
+
 TEST_F(CliTest, BlursTheBundledSampleIntoEveryFormat) {
     const std::string sample = testing::source_dir() + "/data/astronaut.png";
     for (const char *name : {"blur.png", "blur.tif", "blur.pfm", "blur.npy"}) {
