@@ -4,7 +4,6 @@
 #include "bspline.h"
 #include "commands.h"
 #include "common.h"
-#include "iir.h"
 
 namespace cascade::cli {
 
@@ -19,10 +18,7 @@ struct BSplineArgs {
 void run(const BSplineArgs &args) {
     check_output_path(args.io);
     const RecursiveFilter pass = bspline_prefilter(args.order);
-    IirOptions options{parse_boundary(args.boundary), parse_device_choice(args.io.device)};
-    resolve_device(options.device);
-    Image input = load_input(args.io);
-    save_output(args.io, iir_2d(input, Filter2D{pass, pass}, options));
+    filter_image(args.io, args.boundary, Filter2D{pass, pass});
 }
 
 }  // namespace
@@ -41,9 +37,7 @@ Command add_bspline_command(CLI::App &app) {
     cmd->add_option("--order", args->order, "Degree of the B-spline: 3 (cubic), 5 (quintic), 7 or 9")
         ->check(CLI::IsMember({3, 5, 7, 9}))
         ->capture_default_str();
-    cmd->add_option("--boundary", args->boundary, "Initial feedbacks at the edges: none (zero)")
-        ->check(CLI::IsMember({"none"}))
-        ->capture_default_str();
+    add_boundary_option(*cmd, args->boundary);
     return {cmd, [args] { run(*args); }};
 }
 

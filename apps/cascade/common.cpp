@@ -26,6 +26,19 @@ void add_device_option(CLI::App &command, std::string &device) {
         ->capture_default_str();
 }
 
+void add_boundary_option(CLI::App &command, std::string &boundary) {
+    command.add_option("--boundary", boundary, "Initial feedbacks at the edges: none (zero)")
+        ->check(CLI::IsMember({"none"}))
+        ->capture_default_str();
+}
+
+void filter_image(const IoOptions &options, const std::string &boundary, const Filter2D &filter) {
+    IirOptions iir{parse_boundary(boundary), parse_device_choice(options.device)};
+    resolve_device(iir.device);
+    Image input = load_input(options);
+    save_output(options, iir_2d(input, filter, iir));
+}
+
 void add_io_options(CLI::App &command, IoOptions &options) {
     command.add_option("IN", options.input, "Input image: .png .tif/.tiff .pfm .npy")->required();
     command

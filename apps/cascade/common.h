@@ -5,6 +5,7 @@
 #include <string>
 
 #include "device.h"
+#include "filter.h"
 #include "image.h"
 
 namespace cascade::cli {
@@ -18,6 +19,12 @@ struct IoOptions {
 
 // Adds --device (auto, cpu or cuda; default auto) to `command`.
 void add_device_option(CLI::App &command, std::string &device);
+
+// Adds --boundary (the initial feedbacks of the recursive passes; default none) to `command`.
+void add_boundary_option(CLI::App &command, std::string &boundary);
+
+// Reads IN, applies `filter` with `boundary` on the --device chosen, writes OUT.
+void filter_image(const IoOptions &options, const std::string &boundary, const Filter2D &filter);
 
 // Adds IN, OUT, --device and --output-type to `command`.
 void add_io_options(CLI::App &command, IoOptions &options);

@@ -4,7 +4,6 @@
 #include "commands.h"
 #include "common.h"
 #include "gaussian.h"
-#include "iir.h"
 
 namespace cascade::cli {
 
@@ -20,10 +19,7 @@ struct GaussianArgs {
 void run(const GaussianArgs &args) {
     check_output_path(args.io);
     RecursiveFilter pass = van_vliet_gaussian(args.sigma);
-    IirOptions options{parse_boundary(args.boundary), parse_device_choice(args.io.device)};
-    resolve_device(options.device);
-    Image input = load_input(args.io);
-    save_output(args.io, iir_2d(input, Filter2D{pass, pass}, options));
+    filter_image(args.io, args.boundary, Filter2D{pass, pass});
 }
 
 }  // namespace
@@ -41,9 +37,7 @@ Command add_gaussian_command(CLI::App &app) {
     cmd->add_option("--method", args->method, "Recursive approximation: vanvliet")
         ->check(CLI::IsMember({"vanvliet"}))
         ->capture_default_str();
-    cmd->add_option("--boundary", args->boundary, "Initial feedbacks at the edges: none (zero)")
-        ->check(CLI::IsMember({"none"}))
-        ->capture_default_str();
+    add_boundary_option(*cmd, args->boundary);
     return {cmd, [args] { run(*args); }};
 }
 

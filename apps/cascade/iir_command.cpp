@@ -5,7 +5,6 @@
 #include "commands.h"
 #include "common.h"
 #include "error.h"
-#include "iir.h"
 
 namespace cascade::cli {
 
@@ -35,10 +34,7 @@ void run(const IirArgs &args) {
                     pass_filter(fx, args.gain_x ? args.gain_x : args.gain)};
     require_stable(filter.vertical);
     require_stable(filter.horizontal);
-    IirOptions options{parse_boundary(args.boundary), parse_device_choice(args.io.device)};
-    resolve_device(options.device);
-    Image input = load_input(args.io);
-    save_output(args.io, iir_2d(input, filter, options));
+    filter_image(args.io, args.boundary, filter);
 }
 
 }  // namespace
@@ -63,9 +59,7 @@ Command add_iir_command(CLI::App &app) {
                     "Feed-forward gain b0 of every pass (default: 1 + sum a_k, unit DC gain)");
     cmd->add_option("--gain-y", args->gain_y, "Gain b0 of the column passes only");
     cmd->add_option("--gain-x", args->gain_x, "Gain b0 of the row passes only");
-    cmd->add_option("--boundary", args->boundary, "Initial feedbacks at the edges: none (zero)")
-        ->check(CLI::IsMember({"none"}))
-        ->capture_default_str();
+    add_boundary_option(*cmd, args->boundary);
     return {cmd, [args] { run(*args); }};
 }
 
