@@ -45,6 +45,36 @@ const char *sample_name(SampleType type) {
     return "unknown";
 }
 
+namespace {
+
+template <typename T>
+double load(const uint8_t *p) {
+    T v;
+    std::memcpy(&v, p, sizeof(T));
+    return double(v);
+}
+
+}  // namespace
+
+double raw_sample(const RawImage &raw, size_t n) {
+    const uint8_t *p = &raw.bytes[n * sample_size(raw.type)];
+    switch (raw.type) {
+        case SampleType::u8:
+            return *p;
+        case SampleType::u16:
+            return load<uint16_t>(p);
+        case SampleType::u32:
+            return load<uint32_t>(p);
+        case SampleType::u64:
+            return load<uint64_t>(p);
+        case SampleType::f32:
+            return load<float>(p);
+        case SampleType::f64:
+            return load<double>(p);
+    }
+    return 0;
+}
+
 Image::Image(int width, int height, int channels) : width(width), height(height), channels(channels) {
     if (width < 0 || height < 0 || channels < 0)
         throw Error("image dimensions must not be negative (got " + std::to_string(width) + "×" +

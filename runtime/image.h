@@ -24,6 +24,9 @@ struct RawImage {
     size_t samples() const { return height * width * channels; }
 };
 
+// Sample n (in file order) of `raw` as stored, without any [0, 1] scaling.
+double raw_sample(const RawImage &raw, size_t n);
+
 // The working form of the filters: float32 planes, data[(c * height + y) * width + x].
 // Integer samples map to [0, 1] (divided by 255 or 65535); float samples are kept as they are.
 struct Image {

@@ -70,38 +70,7 @@ RawImage random_raw(std::mt19937_64 &rng, SampleType type, int w, int h, int c) 
 
 // Sample (x, y, c) of an interleaved raw image as a double.
 double sample(const RawImage &raw, size_t x, size_t y, size_t c) {
-    const size_t n = (y * raw.width + x) * raw.channels + c;
-    const uint8_t *p = &raw.bytes[n * sample_size(raw.type)];
-    switch (raw.type) {
-        case SampleType::u8:
-            return *p;
-        case SampleType::u16: {
-            uint16_t v;
-            std::memcpy(&v, p, 2);
-            return v;
-        }
-        case SampleType::u32: {
-            uint32_t v;
-            std::memcpy(&v, p, 4);
-            return v;
-        }
-        case SampleType::u64: {
-            uint64_t v;
-            std::memcpy(&v, p, 8);
-            return double(v);
-        }
-        case SampleType::f32: {
-            float v;
-            std::memcpy(&v, p, 4);
-            return v;
-        }
-        case SampleType::f64: {
-            double v;
-            std::memcpy(&v, p, 8);
-            return v;
-        }
-    }
-    return 0;
+    return raw_sample(raw, (y * raw.width + x) * raw.channels + c);
 }
 
 reference::Matrix channel(const RawImage &raw, size_t c, size_t border = 0) {

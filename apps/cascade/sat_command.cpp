@@ -1,6 +1,5 @@
 // `cascade sat`: the summed-area table of an image, exact for integer samples.
 #include <cmath>
-#include <cstring>
 #include <memory>
 
 #include "commands.h"
@@ -20,18 +19,9 @@ struct SatArgs {
 
 void require_finite_samples(const RawImage &raw) {
     if (raw.type != SampleType::f32 && raw.type != SampleType::f64) return;
-    for (size_t n = 0; n < raw.samples(); n++) {
-        double v;
-        if (raw.type == SampleType::f32) {
-            float f;
-            std::memcpy(&f, &raw.bytes[n * 4], 4);
-            v = f;
-        } else {
-            std::memcpy(&v, &raw.bytes[n * 8], 8);
-        }
-        if (!std::isfinite(v))
+    for (size_t n = 0; n < raw.samples(); n++)
+        if (!std::isfinite(raw_sample(raw, n)))
             throw Error("the input holds a non-finite sample at index " + std::to_string(n));
-    }
 }
 
 void run(const SatArgs &args) {
