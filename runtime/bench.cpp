@@ -75,8 +75,7 @@ double sat_error(const float *input, const float *output, int width, int height)
     return largest > 0 ? error / largest : error;
 }
 
-// iir_2d runs on host images; the bench calls the variant on its buffers, which may live on the
-// device. The scalars are those iir_2d passes (runtime/iir.cpp).
+// The bench's two IIR cases, run through the buffer-level iir_2d on its own buffers.
 std::function<void()> iir_call(const std::string &variant, halide_buffer_t *input, halide_buffer_t *output,
                                Device device) {
     RecursiveFilter filter;
@@ -90,34 +89,7 @@ std::function<void()> iir_call(const std::string &variant, halide_buffer_t *inpu
     } else {
         throw Skip{"unknown variant (iir has rt-order1, rt-order3)"};
     }
-    const std::vector<RecursiveFilter> sections = to_sections(filter);
-    const bool direct = form == Form::direct;
-    const char *algorithm = direct ? "iir_rt" : "iir_rt_sections";
-    const Variant *found = nullptr;
-    try {
-        found = &find_variant(algorithm, direct ? filter.order() : int(sections.size()), device);
-    } catch (const Error &e) {
-        throw Skip{std::string("not built: ") + e.what()};
-    }
-    std::vector<float> feedback;
-    if (direct) {
-        for (double a : filter.feedback) feedback.push_back(float(a));
-        feedback.resize(found->order, 0.0f);
-    } else {
-        for (const RecursiveFilter &s : sections) {
-            feedback.push_back(float(s.feedback[0]));
-            feedback.push_back(s.order() > 1 ? float(s.feedback[1]) : 0.0f);
-        }
-        feedback.resize(2 * found->order, 0.0f);  // identity sections
-    }
-    auto call = std::make_shared<PipelineCall>();
-    call->buffer("input", input).buffer("output", output);
-    for (const char *axis : {"y", "x"}) {
-        call->scalar(std::string("gain_") + axis, float(filter.gain));
-        for (size_t k = 0; k < feedback.size(); k++)
-            call->scalar(std::string("feedback_") + axis + "_" + std::to_string(k), feedback[k]);
-    }
-    return [call, found] { call->run(*found); };
+    return [=] { iir_2d(input, output, Filter2D{filter, filter}, form, device); };
 }
 
 // The buffers of one size on one device: W×H×1 float32 input (random) and output, host-backed;

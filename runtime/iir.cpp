@@ -74,25 +74,45 @@ Image iir_2d(const Image &input, const Filter2D &filter, const IirOptions &optio
     return output;
 }
 
-void iir_2d(const Image &input, Image &output, const Filter2D &filter, const IirOptions &options) {
+namespace {
+
+// The variant that runs `filter` in `form` on `device`, and the scalars it takes.
+struct Prepared {
+    const Variant *variant;
+    std::map<std::string, float> scalars;
+};
+
+Prepared prepare(const Filter2D &filter, Form form, Device device) {
     require_stable(filter.vertical);
     require_stable(filter.horizontal);
-    if (input.width < 1 || input.height < 1 || input.channels < 1) throw Error("the input image is empty");
-    if (output.width != input.width || output.height != input.height || output.channels != input.channels)
-        throw Error("the output image's shape differs from the input's");
-    const Device device = resolve_device(options.device);
-    Form form = options.form;
     if (form == Form::automatic)
         form =
             std::max(filter.vertical.order(), filter.horizontal.order()) <= 2 ? Form::direct : Form::sections;
     const int order = std::max(needed_order(filter.vertical, form), needed_order(filter.horizontal, form));
-    const Variant &variant = find_variant(form == Form::direct ? "iir_rt" : "iir_rt_sections", order, device);
+    Prepared p{&find_variant(form == Form::direct ? "iir_rt" : "iir_rt_sections", order, device), {}};
+    add_direction(p.scalars, filter.vertical, form, p.variant->order, "y");
+    add_direction(p.scalars, filter.horizontal, form, p.variant->order, "x");
+    return p;
+}
 
-    std::map<std::string, float> scalars;
-    add_direction(scalars, filter.vertical, form, variant.order, "y");
-    add_direction(scalars, filter.horizontal, form, variant.order, "x");
-    run_image_pipeline(variant, input.data.data(), output.data.data(), input.width, input.height,
-                       input.channels, scalars);
+}  // namespace
+
+void iir_2d(const Image &input, Image &output, const Filter2D &filter, const IirOptions &options) {
+    if (input.width < 1 || input.height < 1 || input.channels < 1) throw Error("the input image is empty");
+    if (output.width != input.width || output.height != input.height || output.channels != input.channels)
+        throw Error("the output image's shape differs from the input's");
+    const Prepared p = prepare(filter, options.form, resolve_device(options.device));
+    run_image_pipeline(*p.variant, input.data.data(), output.data.data(), input.width, input.height,
+                       input.channels, p.scalars);
+}
+
+void iir_2d(halide_buffer_t *input, halide_buffer_t *output, const Filter2D &filter, Form form,
+            Device device) {
+    const Prepared p = prepare(filter, form, device);
+    PipelineCall call;
+    call.buffer("input", input).buffer("output", output);
+    for (const auto &[name, value] : p.scalars) call.scalar(name, value);
+    call.run(*p.variant);
 }
 
 }  // namespace cascade

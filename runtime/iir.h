@@ -1,5 +1,7 @@
 #pragma once
 // Separable recursive filtering of images: the entry point users call.
+#include <HalideRuntime.h>
+
 #include <string>
 
 #include "device.h"
@@ -33,6 +35,11 @@ struct IirOptions {
 Image iir_2d(const Image &input, const Filter2D &filter, const IirOptions &options = {});
 // The same, into an `output` of the input's shape (reused, or poisoned by tests beforehand).
 void iir_2d(const Image &input, Image &output, const Filter2D &filter, const IirOptions &options = {});
+
+// The same on W×H×C float32 buffers the caller owns, on `device` (they may already live there,
+// as in the bench): results stay where the pipeline leaves them.
+void iir_2d(halide_buffer_t *input, halide_buffer_t *output, const Filter2D &filter, Form form,
+            Device device);
 
 // Throws cascade::Error naming the first non-finite sample of `image`, if any.
 void require_finite(const Image &image);
