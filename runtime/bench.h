@@ -9,7 +9,7 @@ namespace cascade {
 
 struct BenchCase {
     std::string op;       // "copy", "sat", "cub-sat" (CUDA only) or "iir"
-    std::string variant;  // sat: a parse_sat_algorithm name; iir: "rt-order1" or "rt-order3"; else ""
+    std::string variant;  // sat: a parse_sat_algorithm name; iir: "<rt|4|5|6>-<order1|order3>"; else ""
     int width = 0, height = 0;
     Device device = Device::cpu;
 };

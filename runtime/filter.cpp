@@ -1,6 +1,7 @@
 #include "filter.h"
 
 #include <Eigen/Dense>
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -23,15 +24,24 @@ std::vector<std::complex<double>> poles(const RecursiveFilter &filter) {
 
 std::vector<RecursiveFilter> to_sections(const RecursiveFilter &filter) {
     std::vector<RecursiveFilter> sections;
+    std::vector<double> real;
     // EigenSolver returns real eigenvalues with a zero imaginary part and complex ones as exact
     // conjugate pairs, so each pair is taken once, from its member above the real axis.
     for (auto p : poles(filter)) {
         if (p.imag() == 0.0) {
-            sections.push_back({1.0, {-p.real()}});
+            real.push_back(p.real());
         } else if (p.imag() > 0.0) {
             sections.push_back({1.0, {-2.0 * p.real(), std::norm(p)}});
         }
     }
+    // Real poles two by two, so that most filters of order r take ⌈r/2⌉ sections: the largest
+    // with the smallest left. Two close poles stay apart: a second-order section moves a double
+    // pole by ~√(float rounding), which costs more than a section.
+    std::sort(real.begin(), real.end());
+    size_t lo = 0, hi = real.size();
+    for (; hi - lo >= 2 && real[hi - 1] - real[lo] >= kMinPairedPoleGap; lo++, hi--)
+        sections.push_back({1.0, {-(real[lo] + real[hi - 1]), real[lo] * real[hi - 1]}});
+    for (; lo < hi; lo++) sections.push_back({1.0, {-real[lo]}});
     if (!sections.empty()) sections.front().gain = filter.gain;
     return sections;
 }

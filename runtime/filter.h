@@ -28,10 +28,12 @@ std::vector<std::complex<double>> poles(const RecursiveFilter &filter);
 // The gain that makes a pass's response to a constant equal that constant: 1 + Σ a_k.
 double unit_dc_gain(const std::vector<double> &feedback);
 
-// The same filter as a cascade of sections of order ≤ 2: one first-order section per real pole,
-// one second-order section per complex-conjugate pair; the gain rides on the first section.
+// The same filter as a cascade of sections of order ≤ 2: one per complex-conjugate pair, one per
+// two real poles at least kMinPairedPoleGap apart, one per remaining real pole; the gain rides
+// on the first.
 // In float32 the sections keep the accuracy the direct form loses at orders ≥ 3.
 std::vector<RecursiveFilter> to_sections(const RecursiveFilter &filter);
+constexpr double kMinPairedPoleGap = 0.3;
 
 // Throws cascade::Error unless the filter has order ≥ 1, finite coefficients and every pole
 // strictly inside the unit circle.

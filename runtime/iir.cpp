@@ -6,6 +6,7 @@
 
 #include "error.h"
 #include "pipeline_call.h"
+#include "tile_matrices.h"
 
 namespace cascade {
 
@@ -33,40 +34,146 @@ Form parse_form(const std::string &text) {
     throw Error("unknown form '" + text + "' (expected auto, direct or sections)");
 }
 
-namespace {
-
-// The feedback array of one direction as the variant takes it: the direct-form coefficients, or
-// (a_1, a_2) per section, padded with zeros (identity sections, or zero high-order feedback) up
-// to the variant's size.
-std::vector<float> feedback_array(const RecursiveFilter &f, Form form, int variant_order) {
-    std::vector<float> values;
-    if (form == Form::direct) {
-        for (double a : f.feedback) values.push_back(float(a));
-        values.resize(variant_order, 0.0f);
-    } else {
-        for (const RecursiveFilter &s : to_sections(f)) {
-            values.push_back(float(s.feedback[0]));
-            values.push_back(s.order() > 1 ? float(s.feedback[1]) : 0.0f);
-        }
-        values.resize(2 * variant_order, 0.0f);
-    }
-    return values;
+Algorithm parse_algorithm(const std::string &text) {
+    if (text == "auto") return Algorithm::automatic;
+    if (text == "rt") return Algorithm::rt;
+    if (text == "4") return Algorithm::a4;
+    if (text == "5") return Algorithm::a5;
+    if (text == "6") return Algorithm::a6;
+    throw Error("unknown algorithm '" + text + "' (expected auto, rt, 4, 5 or 6)");
 }
 
-void add_direction(std::map<std::string, float> &scalars, const RecursiveFilter &f, Form form,
-                   int variant_order, const std::string &axis) {
-    scalars["gain_" + axis] = float(f.gain);
-    std::vector<float> values = feedback_array(f, form, variant_order);
-    for (size_t k = 0; k < values.size(); k++)
-        scalars["feedback_" + axis + "_" + std::to_string(k)] = values[k];
+const char *algorithm_name(Algorithm algorithm) {
+    switch (algorithm) {
+        case Algorithm::rt:
+            return "rt";
+        case Algorithm::a4:
+            return "4";
+        case Algorithm::a5:
+            return "5";
+        case Algorithm::a6:
+            return "6";
+        default:
+            return "auto";
+    }
+}
+
+namespace {
+
+// The filter as the variant runs it: one direct-form section (of the variant's order), or
+// sections of order 2 (a first-order one with a_2 = 0) padded with identity sections to the
+// variant's count. Coefficients are rounded to float, as the pipeline sees them, so the tables
+// derived from them match its scans.
+std::vector<RecursiveFilter> variant_sections(const RecursiveFilter &f, bool direct, int variant_order) {
+    std::vector<RecursiveFilter> sections;
+    if (direct) {
+        sections.push_back(f);
+        sections[0].feedback.resize(variant_order, 0.0);
+    } else {
+        sections = to_sections(f);
+        for (RecursiveFilter &s : sections) s.feedback.resize(2, 0.0);
+        sections.resize(variant_order, RecursiveFilter{1.0, {0.0, 0.0}});
+    }
+    for (RecursiveFilter &s : sections) {
+        s.gain = float(s.gain);
+        for (double &a : s.feedback) a = float(a);
+    }
+    return sections;
+}
+
+void add_scalars(std::map<std::string, float> &scalars, const std::vector<RecursiveFilter> &sections,
+                 const std::string &axis) {
+    scalars["gain_" + axis] = float(sections[0].gain);
+    size_t k = 0;
+    for (const RecursiveFilter &s : sections)
+        for (double a : s.feedback) scalars["feedback_" + axis + "_" + std::to_string(k++)] = float(a);
 }
 
 // The order the variant must hold: r for the direct form, the section count otherwise.
-int needed_order(const RecursiveFilter &f, Form form) {
-    return form == Form::direct ? f.order() : int(to_sections(f).size());
+int needed_order(const RecursiveFilter &f, bool direct) {
+    return direct ? f.order() : int(to_sections(f).size());
 }
 
 }  // namespace
+
+struct IirPlan::Tables {
+    std::vector<float> vertical, horizontal;
+    Halide::Runtime::Buffer<float> vertical_buffer, horizontal_buffer;
+};
+
+IirPlan::IirPlan(const Filter2D &filter, int width, int height, Form form, Algorithm algorithm, Device device)
+    : width_(width), height_(height) {
+    if (width < 1 || height < 1) throw Error("the input image is empty");
+    require_stable(filter.vertical);
+    require_stable(filter.horizontal);
+    if (algorithm == Algorithm::automatic) algorithm = Algorithm::a6;
+    const int order = std::max(filter.vertical.order(), filter.horizontal.order());
+    if (form == Form::automatic) form = order <= 2 ? Form::direct : Form::sections;
+    std::string name;
+    bool direct = form == Form::direct;
+    if (algorithm == Algorithm::rt) {
+        name = direct ? "iir_rt" : "iir_rt_sections";
+    } else {
+        name = std::string("iir_a") + algorithm_name(algorithm);
+        // The block-parallel direct form is built for order 1; order 2 is one section of order 2.
+        if (direct && order > 2)
+            throw Error("the direct form of order " + std::to_string(order) +
+                        " runs only with --algorithm rt; the block-parallel algorithms use sections");
+        if (order == 2) direct = false;
+        if (!direct) name += "_sections";
+    }
+    const int needed =
+        std::max(needed_order(filter.vertical, direct), needed_order(filter.horizontal, direct));
+    variant_ = &find_variant(name, needed, device);
+    const auto vertical = variant_sections(filter.vertical, direct, variant_->order);
+    const auto horizontal = variant_sections(filter.horizontal, direct, variant_->order);
+    add_scalars(scalars_, vertical, "y");
+    add_scalars(scalars_, horizontal, "x");
+    if (algorithm != Algorithm::rt) {
+        constexpr int b = 64;  // CASCADE_IIR_TILE; the pipeline checks the tables' shape
+        tables_ = std::make_unique<Tables>();
+        tables_->vertical = tiled_table(vertical, b, height);
+        tables_->horizontal = tiled_table(horizontal, b, width);
+        const int rows = int(tables_->vertical.size()) / b;
+        tables_->vertical_buffer = Halide::Runtime::Buffer<float>(tables_->vertical.data(), b, rows);
+        tables_->horizontal_buffer = Halide::Runtime::Buffer<float>(tables_->horizontal.data(), b, rows);
+    }
+}
+
+IirPlan::~IirPlan() = default;
+
+void IirPlan::run(halide_buffer_t *input, halide_buffer_t *output) {
+    if (input->dim[0].extent != width_ || input->dim[1].extent != height_)
+        throw Error("the image's size differs from the plan's");
+    PipelineCall call;
+    call.buffer("input", input).buffer("output", output);
+    for (const auto &[name, value] : scalars_) call.scalar(name, value);
+    if (tables_) {
+        call.buffer("vertical", tables_->vertical_buffer.raw_buffer());
+        call.buffer("horizontal", tables_->horizontal_buffer.raw_buffer());
+    }
+    call.run(*variant_);
+}
+
+void IirPlan::run(const Image &input, Image &output) {
+    require_addressable("image", input.width, input.height, input.channels, sizeof(float));
+    Halide::Runtime::Buffer<float> in(const_cast<float *>(input.data.data()), input.width, input.height,
+                                      input.channels);
+    Halide::Runtime::Buffer<float> out(output.data.data(), output.width, output.height, output.channels);
+    if (variant_->device == Device::cpu) {
+        run(in.raw_buffer(), out.raw_buffer());
+        return;
+    }
+    PipelineCall call;
+    call.buffer("input", in.raw_buffer()).buffer("output", out.raw_buffer());
+    for (const auto &[name, value] : scalars_) call.scalar(name, value);
+    std::vector<halide_buffer_t *> inputs = {in.raw_buffer()};
+    if (tables_) {
+        call.buffer("vertical", tables_->vertical_buffer.raw_buffer());
+        call.buffer("horizontal", tables_->horizontal_buffer.raw_buffer());
+    }
+    run_on_host(*variant_, call, inputs, {out.raw_buffer()});
+}
 
 Image iir_2d(const Image &input, const Filter2D &filter, const IirOptions &options) {
     Image output(input.width, input.height, input.channels);
@@ -74,45 +181,13 @@ Image iir_2d(const Image &input, const Filter2D &filter, const IirOptions &optio
     return output;
 }
 
-namespace {
-
-// The variant that runs `filter` in `form` on `device`, and the scalars it takes.
-struct Prepared {
-    const Variant *variant;
-    std::map<std::string, float> scalars;
-};
-
-Prepared prepare(const Filter2D &filter, Form form, Device device) {
-    require_stable(filter.vertical);
-    require_stable(filter.horizontal);
-    if (form == Form::automatic)
-        form =
-            std::max(filter.vertical.order(), filter.horizontal.order()) <= 2 ? Form::direct : Form::sections;
-    const int order = std::max(needed_order(filter.vertical, form), needed_order(filter.horizontal, form));
-    Prepared p{&find_variant(form == Form::direct ? "iir_rt" : "iir_rt_sections", order, device), {}};
-    add_direction(p.scalars, filter.vertical, form, p.variant->order, "y");
-    add_direction(p.scalars, filter.horizontal, form, p.variant->order, "x");
-    return p;
-}
-
-}  // namespace
-
 void iir_2d(const Image &input, Image &output, const Filter2D &filter, const IirOptions &options) {
     if (input.width < 1 || input.height < 1 || input.channels < 1) throw Error("the input image is empty");
     if (output.width != input.width || output.height != input.height || output.channels != input.channels)
         throw Error("the output image's shape differs from the input's");
-    const Prepared p = prepare(filter, options.form, resolve_device(options.device));
-    run_image_pipeline(*p.variant, input.data.data(), output.data.data(), input.width, input.height,
-                       input.channels, p.scalars);
-}
-
-void iir_2d(halide_buffer_t *input, halide_buffer_t *output, const Filter2D &filter, Form form,
-            Device device) {
-    const Prepared p = prepare(filter, form, device);
-    PipelineCall call;
-    call.buffer("input", input).buffer("output", output);
-    for (const auto &[name, value] : p.scalars) call.scalar(name, value);
-    call.run(*p.variant);
+    IirPlan plan(filter, input.width, input.height, options.form, options.algorithm,
+                 resolve_device(options.device));
+    plan.run(input, output);
 }
 
 }  // namespace cascade

@@ -2,11 +2,14 @@
 // Separable recursive filtering of images: the entry point users call.
 #include <HalideRuntime.h>
 
+#include <map>
+#include <memory>
 #include <string>
 
 #include "device.h"
 #include "filter.h"
 #include "image.h"
+#include "variants.h"
 
 namespace cascade {
 
@@ -24,10 +27,45 @@ enum class Form { automatic, direct, sections };
 
 Form parse_form(const std::string &text);  // "auto", "direct", "sections"
 
+// How the image is traversed: `rt`, one sequential scan per column then per row (the baseline);
+// `a4`, `a5`, `a6`, the block-parallel algorithms 4 and 5 of Nehab et al. 2011 and 6 of Nehab &
+// Maximo 2016 (docs/algorithms.md). `automatic`: a6.
+enum class Algorithm { automatic, rt, a4, a5, a6 };
+
+Algorithm parse_algorithm(const std::string &text);  // "auto", "rt", "4", "5", "6"
+const char *algorithm_name(Algorithm algorithm);     // the same names
+
 struct IirOptions {
     Boundary boundary = Boundary::none;
     DeviceChoice device = DeviceChoice::automatic;
     Form form = Form::automatic;
+    Algorithm algorithm = Algorithm::automatic;
+};
+
+// A filter bound to the variant that runs it on images of one size, with its coefficients and
+// (block-parallel algorithms) matrix tables computed once: repeated calls pay only the pipeline.
+// Checks the filter's stability and that the build has a fitting variant; throws cascade::Error.
+class IirPlan {
+public:
+    IirPlan(const Filter2D &filter, int width, int height, Form form, Algorithm algorithm, Device device);
+    ~IirPlan();
+    IirPlan(const IirPlan &) = delete;
+    IirPlan &operator=(const IirPlan &) = delete;
+
+    // On W×H×C float32 buffers of the plan's size where the caller keeps them (host, or device
+    // for a CUDA plan, as in the bench): results stay where the pipeline leaves them.
+    void run(halide_buffer_t *input, halide_buffer_t *output);
+    // On host images: for a CUDA plan, copied to the device and back.
+    void run(const Image &input, Image &output);
+
+    const Variant &variant() const { return *variant_; }
+
+private:
+    struct Tables;
+    const Variant *variant_;
+    std::map<std::string, float> scalars_;
+    std::unique_ptr<Tables> tables_;
+    int width_, height_;
 };
 
 // Applies `filter` to every channel of `input`: causal then anticausal down the columns, then
@@ -35,11 +73,6 @@ struct IirOptions {
 Image iir_2d(const Image &input, const Filter2D &filter, const IirOptions &options = {});
 // The same, into an `output` of the input's shape (reused, or poisoned by tests beforehand).
 void iir_2d(const Image &input, Image &output, const Filter2D &filter, const IirOptions &options = {});
-
-// The same on W×H×C float32 buffers the caller owns, on `device` (they may already live there,
-// as in the bench): results stay where the pipeline leaves them.
-void iir_2d(halide_buffer_t *input, halide_buffer_t *output, const Filter2D &filter, Form form,
-            Device device);
 
 // Throws cascade::Error naming the first non-finite sample of `image`, if any.
 void require_finite(const Image &image);

@@ -23,8 +23,9 @@ struct Size {
 };
 
 // 1×1, a single row, a single column, primes, sizes off every tile, very wide and very tall.
-const Size kAwkwardSizes[] = {{1, 1},    {37, 1},   {1, 37},    {2, 2},    {3, 5},   {31, 29},
-                              {67, 131}, {127, 61}, {257, 193}, {2000, 3}, {3, 2000}};
+// Around the block-parallel variants' 64-sample tile: one past it, exactly two tiles.
+const Size kAwkwardSizes[] = {{1, 1},    {37, 1},   {1, 37},   {2, 2},     {3, 5},    {31, 29}, {65, 64},
+                              {64, 128}, {67, 131}, {127, 61}, {257, 193}, {2000, 3}, {3, 2000}};
 
 // Skips, saying why, when the CUDA variants cannot run here.
 bool cuda_unavailable(std::string &why) {
@@ -41,6 +42,7 @@ bool cuda_unavailable(std::string &why) {
 
 struct Case {
     DeviceChoice device;
+    Algorithm algorithm;
     Form form;
     int order;
     bool complex_poles;
@@ -55,7 +57,7 @@ bool ill_conditioned(const Case &c) { return c.form == Form::direct && c.order >
 double tolerance(const Case &c) { return ill_conditioned(c) ? 5e-4 : 1e-5; }
 double max_pole(const Case &c) { return ill_conditioned(c) ? 0.8 : 0.95; }
 
-class IirRtTest : public ::testing::TestWithParam<Case> {
+class IirTest : public ::testing::TestWithParam<Case> {
 protected:
     void SetUp() override {
         std::string why;
@@ -63,7 +65,7 @@ protected:
     }
 };
 
-TEST_P(IirRtTest, MatchesDoubleReferenceOnAwkwardSizes) {
+TEST_P(IirTest, MatchesDoubleReferenceOnAwkwardSizes) {
     const Case &p = GetParam();
     auto rng = rng_for_test();
     for (Size size : kAwkwardSizes) {
@@ -73,7 +75,7 @@ TEST_P(IirRtTest, MatchesDoubleReferenceOnAwkwardSizes) {
             Image input = random_image(rng, size.width, size.height, channels);
             Image output(size.width, size.height, channels);
             std::fill(output.data.begin(), output.data.end(), std::numeric_limits<float>::quiet_NaN());
-            iir_2d(input, output, filter, {Boundary::none, p.device, p.form});
+            iir_2d(input, output, filter, {Boundary::none, p.device, p.form, p.algorithm});
             auto expected = reference::filter_2d(filter, input);
             for (int c = 0; c < channels; c++) {
                 double error = relative_l2(reference::plane(output, c), expected[c]);
@@ -83,24 +85,34 @@ TEST_P(IirRtTest, MatchesDoubleReferenceOnAwkwardSizes) {
     }
 }
 
+// RT in both forms up to the build's order 5; the block-parallel algorithms (sections above
+// order 1) up to order 8.
 std::vector<Case> all_cases() {
     std::vector<Case> cases;
-    for (DeviceChoice device : {DeviceChoice::cpu, DeviceChoice::cuda})
+    for (DeviceChoice device : {DeviceChoice::cpu, DeviceChoice::cuda}) {
         for (Form form : {Form::direct, Form::sections})
             for (int order = 1; order <= 5; order++)
                 for (bool complex_poles : {false, true})
-                    if (!(complex_poles && order == 1)) cases.push_back({device, form, order, complex_poles});
+                    if (!(complex_poles && order == 1))
+                        cases.push_back({device, Algorithm::rt, form, order, complex_poles});
+        for (Algorithm algorithm : {Algorithm::a4, Algorithm::a5, Algorithm::a6})
+            for (int order = 1; order <= 8; order++)
+                for (bool complex_poles : {false, true})
+                    if (!(complex_poles && order == 1))
+                        cases.push_back({device, algorithm, Form::automatic, order, complex_poles});
+    }
     return cases;
 }
 
 std::string case_name(const ::testing::TestParamInfo<Case> &info) {
     const Case &c = info.param;
-    return std::string(c.device == DeviceChoice::cuda ? "cuda" : "cpu") +
-           (c.form == Form::direct ? "_direct" : "_sections") + "_order" + std::to_string(c.order) +
-           (c.complex_poles ? "_complex" : "_real");
+    const char *form = c.form == Form::direct ? "_direct" : c.form == Form::sections ? "_sections" : "";
+    return std::string(c.device == DeviceChoice::cuda ? "cuda" : "cpu") + "_" +
+           (c.algorithm == Algorithm::rt ? "rt" : std::string("a") + algorithm_name(c.algorithm)) + form +
+           "_order" + std::to_string(c.order) + (c.complex_poles ? "_complex" : "_real");
 }
 
-INSTANTIATE_TEST_SUITE_P(Variants, IirRtTest, ::testing::ValuesIn(all_cases()), case_name);
+INSTANTIATE_TEST_SUITE_P(Variants, IirTest, ::testing::ValuesIn(all_cases()), case_name);
 
 TEST(IirRt, SectionsReachOrdersBeyondTheDirectVariants) {
     auto rng = rng_for_test();
@@ -109,7 +121,8 @@ TEST(IirRt, SectionsReachOrdersBeyondTheDirectVariants) {
         Filter2D filter{random_stable_filter(rng, order, 0.95, true),
                         random_stable_filter(rng, order, 0.95, true)};
         Image input = random_image(rng, 53, 41, 1);
-        Image output = iir_2d(input, filter, {Boundary::none, DeviceChoice::cpu, Form::sections});
+        Image output =
+            iir_2d(input, filter, {Boundary::none, DeviceChoice::cpu, Form::sections, Algorithm::rt});
         auto expected = reference::filter_2d(filter, input);
         EXPECT_LE(relative_l2(reference::plane(output, 0), expected[0]), 1e-5) << "order " << order;
     }

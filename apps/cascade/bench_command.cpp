@@ -197,8 +197,9 @@ Command add_bench_command(CLI::App &app) {
     cmd->footer(
         "Runs every case in this process on random float32 W×H images already in place (on the GPU for\n"
         "cuda). Ops: copy (the floor: cudaMemcpyAsync device to device, or memcpy; 8 B/px), sat (the\n"
-        "SAT variants; 8 B/px), cub-sat (a two-pass CUB SAT, CUDA only; 8 B/px), iir (rt-order1: a1 =\n"
-        "-0.5; rt-order3: the van Vliet Gaussian, sigma 4, as sections; 12 B/px). Cases that cannot run\n"
+        "SAT variants; 8 B/px), cub-sat (a two-pass CUB SAT, CUDA only; 8 B/px), iir (ALG-order1: a1 =\n"
+        "-0.5; ALG-order3: the van Vliet Gaussian, sigma 4, as sections; ALG = rt, 4, 5, 6; 12 B/px). Cases "
+        "that cannot run\n"
         "say why in their note (unavailable, not built); exit status 1 when a case failed. docs/bench.md.");
     cmd->add_option("--op", args->ops, "Ops, comma-separated: copy, sat, cub-sat, iir")
         ->delimiter(',')
@@ -206,7 +207,7 @@ Command add_bench_command(CLI::App &app) {
         ->capture_default_str();
     cmd->add_option("--variants", args->variants,
                     "Variants of sat (naive, overlapped, 2r1w, 1r1w, 1r1w-split, auto) and iir (rt-order1, "
-                    "rt-order3) to run, comma-separated (default: all)")
+                    "rt-order3, 4-order1, ..., 6-order3) to run, comma-separated (default: all)")
         ->delimiter(',');
     cmd->add_option(
            "--sizes", args->sizes,

@@ -1,0 +1,276 @@
+#include "iir_tiled.h"
+
+#include <functional>
+#include <stdexcept>
+
+namespace cascade {
+
+using namespace Halide;
+
+namespace {
+
+// The state entering a tile along one dimension, by (row or column within the tile, state
+// index); an empty function means zero.
+struct Seeds {
+    std::function<Expr(Expr, Expr)> prologue, epilogue;
+};
+
+Expr seed_or_zero(const std::function<Expr(Expr, Expr)> &seed, Expr across, Expr s) {
+    return seed ? seed(across, s) : Expr(0.0f);
+}
+
+// Adds to `t` the in-place scans of one dimension: the causal sections, then the anticausal ones
+// (the first of which sees zeros from sample `valid` of the tile on: past the image's end). With
+// `capture`, each section's state at the tile's edge is copied, after its scan, to the rows
+// (columns) b + s past the tile, s the state index: causal s ∈ [0, K), anticausal [K, 2K).
+// `bounded`: the updates run across [0, b) only (not over captured rows).
+void add_scans(TileScans &t, Dim dim, const SectionCascade &f, int b, Expr valid, const Seeds &seeds,
+               bool capture, bool bounded) {
+    const std::vector<Var> args = t.func.args();
+    const int along = dim == Dim::y ? 1 : 0;
+    const std::string name = t.func.name() + (dim == Dim::y ? "_down" : "_across");
+    const int q = f.order(), K = f.state();
+    RDom r = bounded ? RDom(0, b, 0, b, name) : RDom(0, b, name);
+    RDom rc = bounded ? RDom(0, q, 0, b, name + "_capture") : RDom(0, q, name + "_capture");
+    auto across_of = [&](const RDom &d) -> VarOrRVar {
+        if (bounded) return d.y;
+        return args[1 - along];
+    };
+    auto at = [&](Expr p, const RDom &d) {
+        std::vector<Expr> a(args.begin(), args.end());
+        a[along] = p;
+        if (bounded) a[1 - along] = d.y;
+        return a;
+    };
+    auto record = [&](const RDom &d) {
+        t.updates.push_back({t.func.num_update_definitions(), dim == Dim::y, d.x, across_of(d)});
+    };
+    Expr across = bounded ? Expr(r.y) : Expr(args[1 - along]);
+    auto state_index = [&](int j, Expr offset) { return clamp(j * q + offset, j * q, j * q + q - 1); };
+
+    for (int j = 0; j < f.sections(); j++) {
+        Expr p = r.x;
+        Expr value = (j == 0 ? f.gain : Expr(1.0f)) * t.func(at(p, r));
+        for (int k = 1; k <= q; k++) {
+            // Before the tile: the prologue, y_j[p − k] with p − k ∈ [−q, −1].
+            Expr seed = seed_or_zero(seeds.prologue, across, state_index(j, q + p - k));
+            value -= f.feedback[j][k - 1] * select(likely(p >= k), t.func(at(max(p - k, 0), r)), seed);
+        }
+        record(r);
+        t.func(at(p, r)) = value;
+        if (capture) {
+            record(rc);
+            t.func(at(b + j * q + rc.x, rc)) = t.func(at(b - q + rc.x, rc));
+        }
+    }
+    for (int j = 0; j < f.sections(); j++) {
+        Expr p = b - 1 - r.x;
+        Expr in = t.func(at(p, r));
+        if (j == 0) in = select(p < valid, in, 0.0f);
+        Expr value = (j == 0 ? f.gain : Expr(1.0f)) * in;
+        for (int k = 1; k <= q; k++) {
+            // Past the tile: the epilogue, z_j[p + k] with p + k ∈ [b, b + q).
+            Expr seed = seed_or_zero(seeds.epilogue, across, state_index(j, p + k - b));
+            value -= f.feedback[j][k - 1] * select(likely(p + k < b), t.func(at(min(p + k, b - 1), r)), seed);
+        }
+        record(r);
+        t.func(at(p, r)) = value;
+        if (capture) {
+            record(rc);
+            t.func(at(b + K + j * q + rc.x, rc)) = t.func(at(rc.x, rc));
+        }
+    }
+}
+
+TileScans new_tile(const std::string &name, int columns) {
+    TileScans t;
+    t.func = Func(name);
+    t.columns = columns;
+    return t;
+}
+
+// The table entry of matrix row `row` (a TiledLayout row index) and column `column`.
+Expr entry(Func table, Expr column, Expr row) { return table(column, row); }
+
+// A carry scan's self-reference at another tile: the whole state vector of the previous step.
+Expr times_state(Func table, Expr row, int K, std::function<Expr(int)> state) {
+    Expr acc = 0.0f;
+    for (int s2 = 0; s2 < K; s2++) acc += entry(table, s2, row) * state(s2);
+    return acc;
+}
+
+// Halide's recursive references must keep the pure variables in place, so a state vector cannot
+// be a pure dimension: the scan runs over (s, t) flattened, `flat`(i, t·K + s, c), reading the
+// previous step's whole vector, and `func` reads it back by (s, t).
+CarryScan flat_scan(const std::string &name, int K) {
+    Var i("i"), c("c"), n("n");
+    CarryScan p{Func(name), Func(name + "_flat"), RDom()};
+    p.flat(i, n, c) = undef<float>();
+    return p;
+}
+
+// Defines the (s, t) view once the scan is defined (a Func used elsewhere takes no new update).
+CarryScan finish(CarryScan p, int K) {
+    Var i("i"), s("s"), t("t"), c("c");
+    p.func(i, s, t, c) = p.flat(i, t * K + s, c);
+    return p;
+}
+
+// Completes prologue carries over `tiles` tiles: P(t) = Mf·P(t − 1) + incomplete(t), P(−1) = 0.
+CarryScan complete_prologues(const std::string &name, Func incomplete, Func table, const TiledLayout &L,
+                             Expr tiles) {
+    const int K = L.K;
+    CarryScan p = flat_scan(name, K);
+    p.steps = RDom(0, K, 0, tiles, name + "_steps");
+    Var i = p.flat.args()[0], c = p.flat.args()[2];
+    Expr s = p.steps.x, t = p.steps.y;
+    Expr previous = times_state(table, L.mf() + s, K, [&](int s2) {
+        return select(t > 0, p.flat(i, max(t - 1, 0) * K + s2, c), 0.0f);
+    });
+    p.flat(i, t * K + s, c) = incomplete(i, s, t, c) + previous;
+    return finish(p, K);
+}
+
+// Completes epilogue carries backwards: E(t), the state at the start of tile t + 1, is
+// incomplete(t + 1) + Mr·E(t + 1) + Mc·P(t), with the last tile's Mc for t + 1 = tiles − 1;
+// E(tiles − 1) = 0.
+CarryScan complete_epilogues(const std::string &name, Func incomplete, const CarryScan &prologue, Func table,
+                             const TiledLayout &L, Expr tiles) {
+    const int K = L.K;
+    CarryScan e = flat_scan(name, K);
+    e.steps = RDom(0, K, 0, tiles, name + "_steps");
+    Var i = e.flat.args()[0], c = e.flat.args()[2];
+    Expr s = e.steps.x, tile = tiles - 1 - e.steps.y;
+    Expr next = min(tile + 1, tiles - 1);
+    Expr from_next = times_state(table, L.mr() + s, K, [&](int s2) { return e.flat(i, next * K + s2, c); });
+    Expr mc_row = select(next == tiles - 1, L.mc(1), L.mc(0)) + s;
+    Expr from_prologue =
+        times_state(table, mc_row, K, [&](int s2) { return prologue.flat(i, tile * K + s2, c); });
+    e.flat(i, tile * K + s, c) =
+        select(tile < tiles - 1, incomplete(i, s, next, c) + from_next + from_prologue, 0.0f);
+    return finish(e, K);
+}
+
+}  // namespace
+
+IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
+                               const SectionCascade &vertical, const SectionCascade &horizontal,
+                               Func vertical_table, Func horizontal_table, int b, int algorithm) {
+    if (algorithm != 4 && algorithm != 5 && algorithm != 6)
+        throw std::invalid_argument("the tiled IIR algorithms are 4, 5 and 6");
+    if (vertical.order() > b || horizontal.order() > b)
+        throw std::invalid_argument("the tile must be at least as long as a section's order");
+    IirTiledFuncs f;
+    f.b = b;
+    f.algorithm = algorithm;
+    f.output = output;
+    Var x = f.x = Var("x"), y = f.y = Var("y"), c = f.c = Var("c"), i = f.i = Var("i"), s = f.s = Var("s"),
+        t = f.t = Var("t"), u = f.u = Var("u"), v = f.v = Var("v"), tx = f.tx = Var("tx"),
+        ty = f.ty = Var("ty"), xi = f.xi = Var("xi"), yi = f.yi = Var("yi");
+    const TiledLayout LV{b, vertical.state()}, LH{b, horizontal.state()};
+    const int KV = LV.K, KH = LH.K;
+    const Expr nx = (width + b - 1) / b, ny = (height + b - 1) / b;
+    const Expr valid_x = width - tx * b, valid_y = height - ty * b;
+
+    f.samples = Func("samples");
+    f.samples(x, y, c) =
+        select(x < width && y < height, input(min(x, width - 1), min(y, height - 1), c), 0.0f);
+
+    // A tile from its samples, filtered down the columns, then (with `rows`) along the rows.
+    // Past b it only holds captured carries, so there it reads the last row and column instead
+    // of the next tiles.
+    auto edge_tile = [&](const std::string &name, const Seeds &column_seeds, bool column_capture, bool rows) {
+        TileScans t = new_tile(name, rows ? b + 2 * KH : b);
+        t.func(xi, yi, tx, ty, c) = f.samples(tx * b + min(xi, b - 1), ty * b + min(yi, b - 1), c);
+        add_scans(t, Dim::y, vertical, b, valid_y, column_seeds, column_capture, false);
+        if (rows) add_scans(t, Dim::x, horizontal, b, valid_x, Seeds{}, true, true);
+        return t;
+    };
+
+    // 1. Per tile, zero carries: the column carries and (5, 6) the row carries.
+    Func edges1("tile_edges");
+    TileScans tile1 = edge_tile("edge_tile", Seeds{}, true, algorithm != 4);
+    if (algorithm == 4) {
+        edges1(i, s, tx, ty, c) = tile1.func(i, b + s, tx, ty, c);
+        edges1.bound(s, 0, 2 * KV);
+    } else {
+        edges1(i, s, tx, ty, c) = select(s < 2 * KV, tile1.func(i, b + min(s, 2 * KV - 1), tx, ty, c),
+                                         tile1.func(b + clamp(s - 2 * KV, 0, 2 * KH - 1), i, tx, ty, c));
+        edges1.bound(s, 0, 2 * KV + 2 * KH);
+    }
+    edges1.bound(i, 0, b);
+    f.edge_passes.push_back({edges1, tile1});
+
+    // 2. The column carries, completed down each column.
+    Func column_p("column_p_incomplete"), column_e("column_e_incomplete");
+    column_p(x, s, ty, c) = edges1(x % b, s, x / b, ty, c);
+    column_e(x, s, ty, c) = edges1(x % b, KV + s, x / b, ty, c);
+    f.column_prologue = complete_prologues("column_prologue", column_p, vertical_table, LV, ny);
+    f.column_epilogue =
+        complete_epilogues("column_epilogue", column_e, f.column_prologue, vertical_table, LV, ny);
+    Func P = f.column_prologue.func, E = f.column_epilogue.func;
+    Seeds column_seeds{[&, P](Expr across, Expr st) {
+                           return select(ty > 0, P(tx * b + across, st, max(ty - 1, 0), c), 0.0f);
+                       },
+                       [&, E](Expr across, Expr st) { return E(tx * b + across, st, ty, c); }};
+
+    // 3. The row carries, before completion.
+    Func row_p("row_p_incomplete"), row_e("row_e_incomplete");
+    if (algorithm == 4) {
+        // Re-read each tile, filter its columns exactly, and take the row carries of that.
+        TileScans tile3 = edge_tile("seeded_edge_tile", column_seeds, false, true);
+        Func edges3("seeded_tile_edges");
+        edges3(i, s, tx, ty, c) = tile3.func(b + s, i, tx, ty, c);
+        edges3.bound(i, 0, b).bound(s, 0, 2 * KH);
+        f.edge_passes.push_back({edges3, tile3});
+        row_p(y, s, tx, c) = edges3(y % b, s, tx, y / b, c);
+        row_e(y, s, tx, c) = edges3(y % b, KH + s, tx, y / b, c);
+    } else {
+        // By linearity the exact columns are the zero-carry ones plus UP·P + UE·E per column, so
+        // the row carries gain Σ_u U(yi, u)·Σ_xi state_u(xi)·G(·, xi): per tile, (2K_V)×(2K_H) dot
+        // products of the column carries with the rows of Gf and Gr.
+        RDom r(0, b, "effect_sum");
+        f.effect_sum = r;
+        Expr column = tx * b + r.x;
+        Expr state = select(u < KV, select(ty > 0, P(column, min(u, KV - 1), max(ty - 1, 0), c), 0.0f),
+                            E(column, clamp(u - KV, 0, KV - 1), ty, c));
+        Expr g_row = select(v < KH, LH.gf() + min(v, KH - 1),
+                            select(tx == nx - 1, LH.gr(1), LH.gr(0)) + clamp(v - KH, 0, KH - 1));
+        f.column_effect = Func("column_effect");
+        f.column_states = 2 * KV;
+        f.row_states = 2 * KH;
+        f.column_effect(u, v, tx, ty, c) = sum(state * entry(horizontal_table, r.x, g_row));
+        auto corrected = [&](int first) {
+            Expr yin = y % b, tile_y = y / b;
+            Expr up_row = select(tile_y == ny - 1, LV.up(1), LV.up(0));
+            Expr acc = edges1(yin, 2 * KV + first + s, tx, tile_y, c);
+            for (int k = 0; k < KV; k++) {
+                acc += entry(vertical_table, yin, up_row + k) * f.column_effect(k, first + s, tx, tile_y, c);
+                acc += entry(vertical_table, yin, LV.ue() + k) *
+                       f.column_effect(KV + k, first + s, tx, tile_y, c);
+            }
+            return acc;
+        };
+        row_p(y, s, tx, c) = corrected(0);
+        row_e(y, s, tx, c) = corrected(KH);
+    }
+
+    // 4. The row carries, completed along each row.
+    f.row_prologue = complete_prologues("row_prologue", row_p, horizontal_table, LH, nx);
+    f.row_epilogue = complete_epilogues("row_epilogue", row_e, f.row_prologue, horizontal_table, LH, nx);
+    Func RP = f.row_prologue.func, RE = f.row_epilogue.func;
+    Seeds row_seeds{[&, RP](Expr across, Expr st) {
+                        return select(tx > 0, RP(ty * b + across, st, max(tx - 1, 0), c), 0.0f);
+                    },
+                    [&, RE](Expr across, Expr st) { return RE(ty * b + across, st, tx, c); }};
+
+    // 5. Per tile: re-read, seeded scans down the columns and along the rows, write.
+    f.final_tile = new_tile("final_tile", b);
+    f.final_tile.func(xi, yi, tx, ty, c) = f.samples(tx * b + xi, ty * b + yi, c);
+    add_scans(f.final_tile, Dim::y, vertical, b, valid_y, column_seeds, false, false);
+    add_scans(f.final_tile, Dim::x, horizontal, b, valid_x, row_seeds, false, false);
+    output(x, y, c) = f.final_tile.func(x % b, y % b, x / b, y / b, c);
+    return f;
+}
+
+}  // namespace cascade

@@ -1,0 +1,94 @@
+#pragma once
+// Block-parallel causal–anticausal 2D recursive filters (Nehab et al. 2011, algorithms 4 and 5;
+// Nehab & Maximo 2016, algorithm 6) as Halide Funcs, for a cascade of S sections of order q per
+// dimension with run-time coefficients. The image is cut into b×b tiles; every tile is scanned
+// with zero carries, the carries are completed across tiles from the tiles' edges alone with the
+// matrices of generators/tiled_layout.h (run-time inputs), and a last pass re-reads each tile
+// and scans it seeded with its complete carries.
+//
+//   algorithm 5: 1. per tile: column scans, then row scans of that result; store the column
+//                   carries and the row carries (zero column carries assumed);
+//                2. complete the column carries down the tile columns;
+//                3. complete the row carries along the tile rows, adding per tile what the
+//                   column carries change in them (dot products with the column carries, per
+//                   row, inside the sequential step);
+//                4. per tile: re-read, seeded scans, write.
+//   algorithm 6: as 5, with step 3's dot products done for all tiles at once in their own
+//                parallel step before the sequential completion (Nehab & Maximo's split of 5.3).
+//   algorithm 4: 1. per tile: column scans, store column carries; 2. complete them;
+//                3. per tile: re-read, seeded column scans, row scans, store row carries;
+//                4. complete the row carries; 5. per tile: re-read, seeded scans, write.
+#include <Halide.h>
+
+#include <string>
+#include <vector>
+
+#include "generators/recursive_filter.h"
+#include "generators/tiled_layout.h"
+
+namespace cascade {
+
+// One dimension's filter: S sections of order q, the gain on the first.
+struct SectionCascade {
+    Halide::Expr gain;
+    std::vector<std::vector<Halide::Expr>> feedback;  // [section][k − 1] = a_k
+
+    int sections() const { return int(feedback.size()); }
+    int order() const { return int(feedback[0].size()); }
+    int state() const { return sections() * order(); }
+};
+
+// One in-place update of a tile: a scan or a carry capture, down the columns (`column`) or
+// along the rows, parallel across the other dimension.
+struct TileUpdate {
+    int index;  // update definition of the tile Func
+    bool column;
+    Halide::RVar along;
+    Halide::VarOrRVar across;  // the pure var, or an RVar over [0, b) where the tile is wider
+};
+
+// A tile Func, (xi, yi, tx, ty, c), filtered in place by its updates. Where carries are
+// captured it is wider than the tile: rows b + s hold the column carries, columns b + s the row
+// carries, and the row updates then run over rows [0, b) only.
+struct TileScans {
+    Halide::Func func;
+    int columns = 0;  // its stored width
+    std::vector<TileUpdate> updates;
+};
+
+// A carry completed across tiles by a sequential scan over the tile index.
+struct CarryScan {
+    Halide::Func func;   // (i, s, t, c): i the row or column, s the state index, t the tile
+    Halide::Func flat;   // (i, t·K + s, c): where the scan runs
+    Halide::RDom steps;  // (s, t)
+};
+
+// A pass over every tile that stores only the carries at its edges.
+struct EdgePass {
+    Halide::Func edges;  // (i, s, tx, ty, c): carry s of row or column i of the tile
+    TileScans tile;
+};
+
+struct IirTiledFuncs {
+    int b = 0, algorithm = 0;
+    Halide::Func samples;                        // the input, zero outside the image
+    std::vector<EdgePass> edge_passes;           // algorithms 5, 6: one; algorithm 4: two
+    CarryScan column_prologue, column_epilogue;  // P, E of the columns: (x, s, ty, c)
+    CarryScan row_prologue, row_epilogue;        // P, E of the rows: (y, s, tx, c)
+    Halide::Func column_effect;  // algorithms 5, 6: (u, v, tx, ty, c) the column carries' dot products
+    int column_states = 0, row_states = 0;  // extents of u and v: 2K of each dimension
+    Halide::RDom effect_sum;
+    TileScans final_tile;
+    Halide::Func output;
+    Halide::Var x, y, c, i, s, t, u, v, tx, ty, xi, yi;
+};
+
+// Defines `output` (x, y, c) as the 2D filter of `input` with `vertical` down the columns and
+// `horizontal` along the rows, boundary `none`. `algorithm` is 4, 5 or 6; the tables follow
+// tiled_layout.h.
+IirTiledFuncs define_iir_tiled(Halide::Func input, Halide::Expr width, Halide::Expr height,
+                               Halide::Func output, const SectionCascade &vertical,
+                               const SectionCascade &horizontal, Halide::Func vertical_table,
+                               Halide::Func horizontal_table, int b, int algorithm);
+
+}  // namespace cascade

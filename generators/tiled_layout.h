@@ -1,0 +1,36 @@
+#pragma once
+// Where the block-parallel IIR variants find their per-dimension matrices: one packed float
+// table of width b (the tile size) per dimension, rows laid out below. The runtime fills it
+// (runtime/tile_matrices.h), the generator reads it; this header is the only place both agree on.
+//
+// The filter of one dimension is a cascade of S causal sections of order q, then the same S
+// sections anticausally. Its state across a tile edge has K = S·q values: the last q outputs of
+// each causal section (the prologue carry P) or the first q outputs of each anticausal section
+// (the epilogue carry E), section by section. Matrices (row s, column s2):
+//   Mf  K×K  P leaving a tile from P entering it (zero input): A_F^b of Nehab et al. 2011
+//   Mr  K×K  E at a tile's start from E entering at its end: A_R^b
+//   Mc  K×K  E at a tile's start from P entering it: H(A_RB)·A_FP
+//   UP  b×K  the tile's output from P entering it: A_RB·A_FP
+//   UE  b×K  the tile's output from E entering it: A_RE
+//   Gf  K×b  P leaving a tile from its input: T(A_FB)
+//   Gr  K×b  E at a tile's start from its input: H(A_RB·A_FB)
+// The anticausal pass sees zeros past the image's end, so in the last tile (L < b valid samples)
+// Mc, UP and Gr differ: each has a `last` copy built for that tile's L.
+namespace cascade {
+
+struct TiledLayout {
+    int b;  // tile size
+    int K;  // state size S·q
+
+    // Rows holding matrix M(s, ·), each row of width b (columns past the matrix's width unused).
+    int mf() const { return 0; }
+    int mr() const { return K; }
+    int mc(int last) const { return (2 + last) * K; }
+    int up(int last) const { return (4 + last) * K; }  // stored transposed: row s, column yi
+    int ue() const { return 6 * K; }                   // likewise
+    int gf() const { return 7 * K; }
+    int gr(int last) const { return (8 + last) * K; }
+    int rows() const { return 10 * K; }
+};
+
+}  // namespace cascade

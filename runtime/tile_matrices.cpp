@@ -1,0 +1,71 @@
+#include "tile_matrices.h"
+
+#include "error.h"
+#include "generators/tiled_layout.h"
+#include "reference.h"
+
+namespace cascade {
+
+using Eigen::MatrixXd;
+
+TileMatrices tile_matrices(const std::vector<RecursiveFilter> &sections, int b, int length) {
+    if (sections.empty()) throw Error("a tiled filter needs at least one section");
+    const int q = sections[0].order(), K = int(sections.size()) * q;
+    for (const RecursiveFilter &s : sections)
+        if (s.order() != q) throw Error("the sections of a tiled filter must share one order");
+    if (b < q || length < 1 || length > b) throw Error("tile length out of range");
+
+    // One experiment per column: a unit input sample (b), a unit entering prologue state (K), a
+    // unit entering epilogue state (K).
+    const int n = b + 2 * K;
+    MatrixXd X = MatrixXd::Zero(b, n), P = MatrixXd::Zero(K, n), E = MatrixXd::Zero(K, n);
+    X.leftCols(b).setIdentity();
+    P.middleCols(b, K).setIdentity();
+    E.rightCols(K).setIdentity();
+
+    MatrixXd V = X, P_out(K, n), E_start(K, n);
+    for (size_t j = 0; j < sections.size(); j++) {
+        V = reference::causal(sections[j], P.middleRows(j * q, q), V);
+        P_out.middleRows(j * q, q) = V.bottomRows(q);
+    }
+    V.bottomRows(b - length).setZero();
+    for (size_t j = 0; j < sections.size(); j++) {
+        V = reference::anticausal(sections[j], V, E.middleRows(j * q, q));
+        E_start.middleRows(j * q, q) = V.topRows(q);
+    }
+    TileMatrices m;
+    m.Gf = P_out.leftCols(b);
+    m.Mf = P_out.middleCols(b, K);
+    m.Gr = E_start.leftCols(b);
+    m.Mc = E_start.middleCols(b, K);
+    m.Mr = E_start.rightCols(K);
+    m.UP = V.middleCols(b, K);
+    m.UE = V.rightCols(K);
+    return m;
+}
+
+std::vector<float> tiled_table(const std::vector<RecursiveFilter> &sections, int b, int extent) {
+    if (extent < 1) throw Error("an empty dimension has no tiles");
+    const TileMatrices full = tile_matrices(sections, b, b);
+    const TileMatrices last = tile_matrices(sections, b, extent - (extent - 1) / b * b);
+    const TiledLayout layout{b, int(full.Mf.rows())};
+    std::vector<float> table(size_t(layout.rows()) * b, 0.0f);
+    // Row `row` + s holds row s of M.
+    auto put = [&](int row, const MatrixXd &M) {
+        for (int s = 0; s < M.rows(); s++)
+            for (int k = 0; k < M.cols(); k++) table[size_t(row + s) * b + k] = float(M(s, k));
+    };
+    put(layout.mf(), full.Mf);
+    put(layout.mr(), full.Mr);
+    put(layout.mc(0), full.Mc);
+    put(layout.mc(1), last.Mc);
+    put(layout.up(0), full.UP.transpose());
+    put(layout.up(1), last.UP.transpose());
+    put(layout.ue(), full.UE.transpose());
+    put(layout.gf(), full.Gf);
+    put(layout.gr(0), full.Gr);
+    put(layout.gr(1), last.Gr);
+    return table;
+}
+
+}  // namespace cascade

@@ -1,0 +1,25 @@
+#pragma once
+// The per-dimension matrices the block-parallel variants take (layout and meaning:
+// generators/tiled_layout.h), derived by running the serial reference (reference.h) on identity
+// inputs and states, section by section, exactly as a tile is scanned.
+#include <Eigen/Dense>
+#include <vector>
+
+#include "filter.h"
+
+namespace cascade {
+
+struct TileMatrices {
+    Eigen::MatrixXd Mf, Mr, Mc, UP, UE, Gf, Gr;  // K×K, K×K, K×K, b×K, b×K, K×b, K×b
+};
+
+// `sections`: the cascade of one dimension, every section of the same order q (pad with zero
+// feedback), the gain on the first. `length`: the tile's valid samples (b, or fewer in the
+// image's last tile, past which the anticausal sections see zeros).
+TileMatrices tile_matrices(const std::vector<RecursiveFilter> &sections, int b, int length);
+
+// The packed float table for a dimension of `extent` samples cut into tiles of b: b columns,
+// TiledLayout::rows() rows, row-major.
+std::vector<float> tiled_table(const std::vector<RecursiveFilter> &sections, int b, int extent);
+
+}  // namespace cascade
