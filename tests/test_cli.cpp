@@ -78,24 +78,26 @@ void expect_matches_reference(const std::string &device) {
         int w, h;
     };
     for (Size size : {Size{1, 1}, Size{1, 23}, Size{23, 1}, Size{61, 37}, Size{2000, 3}}) {
-        for (int order = 1; order <= 4; order++) {
-            RecursiveFilter f = testing::random_stable_filter(rng, order, 0.95, order % 2 == 0);
-            Image input = testing::random_image(rng, size.w, size.h, 2);
-            std::string in = dir + "/in.npy", out = dir + "/out.npy";
-            write_image(in, from_planar_float(input, SampleType::f32));
-            std::string args = "iir " + in + " " + out + " --feedback=" + join(f.feedback) +
-                               " --gain=" + join({f.gain}) + " --boundary none --device " + device;
-            Result r = run_cli(args);
-            ASSERT_EQ(r.status, 0) << args << "\n" << r.err;
-            Image output = to_planar_float(read_image(out));
-            ASSERT_EQ(output.width, size.w);
-            ASSERT_EQ(output.height, size.h);
-            ASSERT_EQ(output.channels, 2);
-            auto expected = reference::filter_2d(Filter2D{f, f}, input);
-            for (int c = 0; c < 2; c++)
-                EXPECT_LE(testing::relative_l2(reference::plane(output, c), expected[c]), 1e-5)
-                    << size.w << "x" << size.h << " order " << order;
-        }
+        for (int order = 1; order <= 4; order++)
+            for (const char *algorithm : {"rt", "4", "5", "6"}) {
+                RecursiveFilter f = testing::random_stable_filter(rng, order, 0.95, order % 2 == 0);
+                Image input = testing::random_image(rng, size.w, size.h, 2);
+                std::string in = dir + "/in.npy", out = dir + "/out.npy";
+                write_image(in, from_planar_float(input, SampleType::f32));
+                std::string args = "iir " + in + " " + out + " --feedback=" + join(f.feedback) +
+                                   " --gain=" + join({f.gain}) + " --boundary none --algorithm " + algorithm +
+                                   " --device " + device;
+                Result r = run_cli(args);
+                ASSERT_EQ(r.status, 0) << args << "\n" << r.err;
+                Image output = to_planar_float(read_image(out));
+                ASSERT_EQ(output.width, size.w);
+                ASSERT_EQ(output.height, size.h);
+                ASSERT_EQ(output.channels, 2);
+                auto expected = reference::filter_2d(Filter2D{f, f}, input);
+                for (int c = 0; c < 2; c++)
+                    EXPECT_LE(testing::relative_l2(reference::plane(output, c), expected[c]), 1e-5)
+                        << size.w << "x" << size.h << " order " << order << " algorithm " << algorithm;
+            }
     }
 }
 
@@ -113,15 +115,15 @@ TEST(Cli, HelpExplainsEveryOption) {
     EXPECT_NE(top.out.find("iir"), std::string::npos);
     Result iir = run_cli("iir --help");
     EXPECT_EQ(iir.status, 0);
-    for (const char *option : {"--feedback", "--gain", "--boundary", "--device", "--output-type", "IN", "OUT",
-                               "quantized", "anticausal"})
+    for (const char *option : {"--feedback", "--gain", "--boundary", "--algorithm", "--device",
+                               "--output-type", "IN", "OUT", "quantized", "anticausal"})
         EXPECT_NE(iir.out.find(option), std::string::npos) << option;
 }
 
 TEST(Cli, EverySubcommandExplainsItsOptions) {
     const std::vector<std::pair<std::string, std::vector<std::string>>> commands = {
-        {"gaussian", {"--sigma", "--method", "--boundary", "--device", "--output-type"}},
-        {"bspline", {"--order", "--boundary", "--device", "--output-type"}},
+        {"gaussian", {"--sigma", "--method", "--boundary", "--algorithm", "--device", "--output-type"}},
+        {"bspline", {"--order", "--boundary", "--algorithm", "--device", "--output-type"}},
         {"sat", {"--algorithm", "--exclusive", "--device", "1r1w-split"}},
         {"box", {"--radius", "--boundary", "--device", "mirror", "periodic"}},
         {"bench", {"--op", "--variants", "--sizes", "--device", "--repetitions", "--json", "--check"}}};
@@ -189,6 +191,7 @@ TEST_F(CliTest, UsageErrorsExitWithTwo) {
     EXPECT_EQ(run_cli("").status, 2);
     EXPECT_EQ(run_cli("iir").status, 2);
     EXPECT_EQ(run_cli("iir a.png b.png --feedback -0.5 --device gpu").status, 2);
+    EXPECT_EQ(run_cli("iir a.png b.png --feedback -0.5 --algorithm 7").status, 2);
     EXPECT_EQ(run_cli("frobnicate").status, 2);
 }
 

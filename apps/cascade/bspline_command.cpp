@@ -12,13 +12,13 @@ namespace {
 struct BSplineArgs {
     IoOptions io;
     int order = 3;
-    std::string boundary = "none";
+    FilterOptions how;
 };
 
 void run(const BSplineArgs &args) {
     check_output_path(args.io);
     const RecursiveFilter pass = bspline_prefilter(args.order);
-    filter_image(args.io, args.boundary, Filter2D{pass, pass});
+    filter_image(args.io, args.how, Filter2D{pass, pass});
 }
 
 }  // namespace
@@ -37,7 +37,7 @@ Command add_bspline_command(CLI::App &app) {
     cmd->add_option("--order", args->order, "Degree of the B-spline: 3 (cubic), 5 (quintic), 7 or 9")
         ->check(CLI::IsMember({3, 5, 7, 9}))
         ->capture_default_str();
-    add_boundary_option(*cmd, args->boundary);
+    add_filter_options(*cmd, args->how);
     return {cmd, [args] { run(*args); }};
 }
 

@@ -26,14 +26,22 @@ void add_device_option(CLI::App &command, std::string &device) {
         ->capture_default_str();
 }
 
-void add_boundary_option(CLI::App &command, std::string &boundary) {
-    command.add_option("--boundary", boundary, "Initial feedbacks at the edges: none (zero)")
+void add_filter_options(CLI::App &command, FilterOptions &options) {
+    command.add_option("--boundary", options.boundary, "Initial feedbacks at the edges: none (zero)")
         ->check(CLI::IsMember({"none"}))
+        ->capture_default_str();
+    command
+        .add_option(
+            "--algorithm", options.algorithm,
+            "How the image is traversed: rt (sequential scans, the baseline), 4, 5 or 6 (block-parallel, "
+            "Nehab et al.; docs/algorithms.md); auto picks 6")
+        ->check(CLI::IsMember({"auto", "rt", "4", "5", "6"}))
         ->capture_default_str();
 }
 
-void filter_image(const IoOptions &options, const std::string &boundary, const Filter2D &filter) {
-    IirOptions iir{parse_boundary(boundary), parse_device_choice(options.device)};
+void filter_image(const IoOptions &options, const FilterOptions &how, const Filter2D &filter) {
+    IirOptions iir{parse_boundary(how.boundary), parse_device_choice(options.device)};
+    iir.algorithm = parse_algorithm(how.algorithm);
     resolve_device(iir.device);
     Image input = load_input(options);
     save_output(options, iir_2d(input, filter, iir));

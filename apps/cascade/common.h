@@ -20,11 +20,16 @@ struct IoOptions {
 // Adds --device (auto, cpu or cuda; default auto) to `command`.
 void add_device_option(CLI::App &command, std::string &device);
 
-// Adds --boundary (the initial feedbacks of the recursive passes; default none) to `command`.
-void add_boundary_option(CLI::App &command, std::string &boundary);
+// How the recursive filters run: --boundary (the initial feedbacks; default none) and
+// --algorithm (auto, rt, 4, 5, 6; default auto).
+struct FilterOptions {
+    std::string boundary = "none";
+    std::string algorithm = "auto";
+};
+void add_filter_options(CLI::App &command, FilterOptions &options);
 
-// Reads IN, applies `filter` with `boundary` on the --device chosen, writes OUT.
-void filter_image(const IoOptions &options, const std::string &boundary, const Filter2D &filter);
+// Reads IN, applies `filter` as `how` says on the --device chosen, writes OUT.
+void filter_image(const IoOptions &options, const FilterOptions &how, const Filter2D &filter);
 
 // Adds IN, OUT, --device and --output-type to `command`.
 void add_io_options(CLI::App &command, IoOptions &options);

@@ -13,13 +13,13 @@ struct GaussianArgs {
     IoOptions io;
     double sigma = 0;
     std::string method = "vanvliet";
-    std::string boundary = "none";
+    FilterOptions how;
 };
 
 void run(const GaussianArgs &args) {
     check_output_path(args.io);
     RecursiveFilter pass = van_vliet_gaussian(args.sigma);
-    filter_image(args.io, args.boundary, Filter2D{pass, pass});
+    filter_image(args.io, args.how, Filter2D{pass, pass});
 }
 
 }  // namespace
@@ -37,7 +37,7 @@ Command add_gaussian_command(CLI::App &app) {
     cmd->add_option("--method", args->method, "Recursive approximation: vanvliet")
         ->check(CLI::IsMember({"vanvliet"}))
         ->capture_default_str();
-    add_boundary_option(*cmd, args->boundary);
+    add_filter_options(*cmd, args->how);
     return {cmd, [args] { run(*args); }};
 }
 

@@ -14,7 +14,7 @@ struct IirArgs {
     IoOptions io;
     std::string feedback, feedback_x, feedback_y;
     std::optional<double> gain, gain_x, gain_y;
-    std::string boundary = "none";
+    FilterOptions how;
 };
 
 RecursiveFilter pass_filter(const std::string &feedback, std::optional<double> gain) {
@@ -34,7 +34,7 @@ void run(const IirArgs &args) {
                     pass_filter(fx, args.gain_x ? args.gain_x : args.gain)};
     require_stable(filter.vertical);
     require_stable(filter.horizontal);
-    filter_image(args.io, args.boundary, filter);
+    filter_image(args.io, args.how, filter);
 }
 
 }  // namespace
@@ -59,7 +59,7 @@ Command add_iir_command(CLI::App &app) {
                     "Feed-forward gain b0 of every pass (default: 1 + sum a_k, unit DC gain)");
     cmd->add_option("--gain-y", args->gain_y, "Gain b0 of the column passes only");
     cmd->add_option("--gain-x", args->gain_x, "Gain b0 of the row passes only");
-    add_boundary_option(*cmd, args->boundary);
+    add_filter_options(*cmd, args->how);
     return {cmd, [args] { run(*args); }};
 }
 
