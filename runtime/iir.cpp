@@ -137,6 +137,10 @@ IirPlan::IirPlan(const Filter2D &filter, int width, int height, Form form, Algor
         const int rows = int(tables_->vertical.size()) / b;
         tables_->vertical_buffer = Halide::Runtime::Buffer<float>(tables_->vertical.data(), b, rows);
         tables_->horizontal_buffer = Halide::Runtime::Buffer<float>(tables_->horizontal.data(), b, rows);
+        // A CUDA pipeline copies an input to the device only when it is marked host-dirty; once
+        // there, the tables stay for every later call of this plan.
+        tables_->vertical_buffer.set_host_dirty(true);
+        tables_->horizontal_buffer.set_host_dirty(true);
     }
 }
 
