@@ -100,55 +100,69 @@ Expr times_state(Func table, Expr row, int K, std::function<Expr(int)> state) {
 }
 
 // Halide's recursive references must keep the pure variables in place, so a state vector cannot
-// be a pure dimension: the scan runs over (s, t) flattened, `flat`(i, t·K + s, c), reading the
-// previous step's whole vector, and `func` reads it back by (s, t).
-CarryScan flat_scan(const std::string &name, int K) {
-    Var i("i"), c("c"), n("n");
-    CarryScan p{Func(name), Func(name + "_flat"), RDom()};
-    p.flat(i, n, c) = undef<float>();
-    return p;
-}
+// be a pure dimension: the scans run over (s, step) flattened to step·K + s.
+// S(t) = M·S(t − 1) + u(t) over `tiles` tiles (from the last when `reverse`); M is the table's
+// rows `m_row`…, its powers M^(v+1) the rows `power_row` + v·K.
+CarryScan linear_scan(const std::string &name, Func u, Func table, int m_row, int power_row, int K,
+                      Expr tiles, bool reverse) {
+    constexpr int Q = TiledLayout::kChunk;
+    Var i("i"), n("n"), j("j"), c("c"), s("s"), t("t");
+    const Expr chunks = (tiles + Q - 1) / Q;
+    CarryScan p;
+    p.K = K;
 
-// Defines the (s, t) view once the scan is defined (a Func used elsewhere takes no new update).
-CarryScan finish(CarryScan p, int K) {
-    Var i("i"), s("s"), t("t"), c("c");
-    p.func(i, s, t, c) = p.flat(i, t * K + s, c);
+    p.within = Func(name + "_within");
+    p.within(i, n, j, c) = undef<float>();
+    p.within_steps = RDom(0, K, 0, Q, name + "_within_steps");
+    Expr ws = p.within_steps.x, v = p.within_steps.y;
+    Expr step = j * Q + v;
+    Expr tile = reverse ? tiles - 1 - step : step;
+    Expr input = select(step < tiles, u(i, ws, clamp(tile, 0, tiles - 1), c), 0.0f);
+    Expr previous = times_state(table, m_row + ws, K, [&](int s2) {
+        return select(v > 0, p.within(i, max(v - 1, 0) * K + s2, j, c), 0.0f);
+    });
+    p.within(i, v * K + ws, j, c) = input + previous;
+    p.local = Func(name + "_local");
+    p.local(i, n, j, c) = p.within(i, n, j, c);
+    p.local.bound(n, 0, Q * K);
+
+    p.chunk_state = Func(name + "_chunks");
+    p.chunk_state(i, n, c) = undef<float>();
+    p.chunk_steps = RDom(0, K, 0, chunks, name + "_chunk_steps");
+    Expr cs = p.chunk_steps.x, cj = p.chunk_steps.y;
+    Expr carried = times_state(table, power_row + (Q - 1) * K + cs, K, [&](int s2) {
+        return select(cj > 0, p.chunk_state(i, max(cj - 1, 0) * K + s2, c), 0.0f);
+    });
+    p.chunk_state(i, cj * K + cs, c) = p.local(i, (Q - 1) * K + cs, cj, c) + carried;
+
+    Expr k = reverse ? tiles - 1 - t : t;
+    Expr chunk = k / Q, in_chunk = k % Q;
+    Expr entering = times_state(table, power_row + in_chunk * K + s, K, [&](int s2) {
+        return select(chunk > 0, p.chunk_state(i, max(chunk - 1, 0) * K + s2, c), 0.0f);
+    });
+    p.func = Func(name);
+    p.func(i, s, t, c) = p.local(i, in_chunk * K + s, chunk, c) + entering;
     return p;
 }
 
 // Completes prologue carries over `tiles` tiles: P(t) = Mf·P(t − 1) + incomplete(t), P(−1) = 0.
 CarryScan complete_prologues(const std::string &name, Func incomplete, Func table, const TiledLayout &L,
                              Expr tiles) {
-    const int K = L.K;
-    CarryScan p = flat_scan(name, K);
-    p.steps = RDom(0, K, 0, tiles, name + "_steps");
-    Var i = p.flat.args()[0], c = p.flat.args()[2];
-    Expr s = p.steps.x, t = p.steps.y;
-    Expr previous = times_state(table, L.mf() + s, K, [&](int s2) {
-        return select(t > 0, p.flat(i, max(t - 1, 0) * K + s2, c), 0.0f);
-    });
-    p.flat(i, t * K + s, c) = incomplete(i, s, t, c) + previous;
-    return finish(p, K);
+    return linear_scan(name, incomplete, table, L.mf(), L.mf_power(0), L.K, tiles, false);
 }
 
 // Completes epilogue carries backwards: E(t), the state at the start of tile t + 1, is
-// incomplete(t + 1) + Mr·E(t + 1) + Mc·P(t), with the last tile's Mc for t + 1 = tiles − 1;
+// incomplete(t + 1) + Mc·P(t) + Mr·E(t + 1), with the last tile's Mc for t + 1 = tiles − 1;
 // E(tiles − 1) = 0.
 CarryScan complete_epilogues(const std::string &name, Func incomplete, const CarryScan &prologue, Func table,
                              const TiledLayout &L, Expr tiles) {
-    const int K = L.K;
-    CarryScan e = flat_scan(name, K);
-    e.steps = RDom(0, K, 0, tiles, name + "_steps");
-    Var i = e.flat.args()[0], c = e.flat.args()[2];
-    Expr s = e.steps.x, tile = tiles - 1 - e.steps.y;
-    Expr next = min(tile + 1, tiles - 1);
-    Expr from_next = times_state(table, L.mr() + s, K, [&](int s2) { return e.flat(i, next * K + s2, c); });
+    Var i("i"), s("s"), t("t"), c("c");
+    Expr next = min(t + 1, tiles - 1);
     Expr mc_row = select(next == tiles - 1, L.mc(1), L.mc(0)) + s;
-    Expr from_prologue =
-        times_state(table, mc_row, K, [&](int s2) { return prologue.flat(i, tile * K + s2, c); });
-    e.flat(i, tile * K + s, c) =
-        select(tile < tiles - 1, incomplete(i, s, next, c) + from_next + from_prologue, 0.0f);
-    return finish(e, K);
+    Expr from_prologue = times_state(table, mc_row, L.K, [&](int s2) { return prologue.func(i, s2, t, c); });
+    Func input(name + "_input");
+    input(i, s, t, c) = select(t < tiles - 1, incomplete(i, s, next, c) + from_prologue, 0.0f);
+    return linear_scan(name, input, table, L.mr(), L.mr_power(0), L.K, tiles, true);
 }
 
 }  // namespace

@@ -56,11 +56,18 @@ struct TileScans {
     std::vector<TileUpdate> updates;
 };
 
-// A carry completed across tiles by a sequential scan over the tile index.
+// A carry completed across tiles: the recurrence S(t) = M·S(t − 1) + u(t), S(−1) = 0, by chunks
+// of TiledLayout::kChunk tiles (no serial scan through global memory over every tile):
+//   `within`: each chunk's scan from a zero state, per row or column, in registers;
+//   `chunk_state`: the state at each chunk's end, a short serial scan over chunks with M^kChunk;
+//   `func`: S(t) = within(t) + M^(v+1)·chunk_state(chunk before), read where it is used.
 struct CarryScan {
-    Halide::Func func;   // (i, s, t, c): i the row or column, s the state index, t the tile
-    Halide::Func flat;   // (i, t·K + s, c): where the scan runs
-    Halide::RDom steps;  // (s, t)
+    Halide::Func func;         // (i, s, t, c): i the row or column, s the state index, t the tile
+    Halide::Func within;       // (i, v·K + s, chunk, c)
+    Halide::Func local;        // the same, stored
+    Halide::Func chunk_state;  // (i, chunk·K + s, c)
+    Halide::RDom within_steps, chunk_steps;  // (s, v), (s, chunk)
+    int K = 0;                               // the state size
 };
 
 // A pass over every tile that stores only the carries at its edges.

@@ -16,9 +16,12 @@
 //   Gr  K×b  E at a tile's start from its input: H(A_RB·A_FB)
 // The anticausal pass sees zeros past the image's end, so in the last tile (L < b valid samples)
 // Mc, UP and Gr differ: each has a `last` copy built for that tile's L.
+// The carries are completed by chunks of kChunk tiles, which needs the powers Mf^(v+1) and
+// Mr^(v+1), v ∈ [0, kChunk), K rows each.
 namespace cascade {
 
 struct TiledLayout {
+    static constexpr int kChunk = 16;
     int b;  // tile size
     int K;  // state size S·q
 
@@ -30,7 +33,9 @@ struct TiledLayout {
     int ue() const { return 6 * K; }                   // likewise
     int gf() const { return 7 * K; }
     int gr(int last) const { return (8 + last) * K; }
-    int rows() const { return 10 * K; }
+    int mf_power(int v) const { return (10 + v) * K; }  // Mf^(v+1)
+    int mr_power(int v) const { return (10 + kChunk + v) * K; }
+    int rows() const { return (10 + 2 * kChunk) * K; }
 };
 
 }  // namespace cascade

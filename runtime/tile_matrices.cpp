@@ -49,6 +49,7 @@ std::vector<float> tiled_table(const std::vector<RecursiveFilter> &sections, int
     const TileMatrices full = tile_matrices(sections, b, b);
     const TileMatrices last = tile_matrices(sections, b, extent - (extent - 1) / b * b);
     const TiledLayout layout{b, int(full.Mf.rows())};
+    if (layout.K > b) throw Error("a tiled filter's state must fit in a tile's width");
     std::vector<float> table(size_t(layout.rows()) * b, 0.0f);
     // Row `row` + s holds row s of M.
     auto put = [&](int row, const MatrixXd &M) {
@@ -65,6 +66,11 @@ std::vector<float> tiled_table(const std::vector<RecursiveFilter> &sections, int
     put(layout.gf(), full.Gf);
     put(layout.gr(0), full.Gr);
     put(layout.gr(1), last.Gr);
+    MatrixXd f_power = full.Mf, r_power = full.Mr;
+    for (int v = 0; v < TiledLayout::kChunk; v++, f_power = full.Mf * f_power, r_power = full.Mr * r_power) {
+        put(layout.mf_power(v), f_power);
+        put(layout.mr_power(v), r_power);
+    }
     return table;
 }
 

@@ -12,6 +12,11 @@ std::vector<CarryScan> carry_scans(const IirTiledFuncs &f) {
     return {f.column_prologue, f.column_epilogue, f.row_prologue, f.row_epilogue};
 }
 
+// Whether a carry is stored once complete rather than completed where it is read: read inline,
+// each use costs K products (free at K ≤ 4), and at K = 16 the inlined expressions took Halide
+// over 5 minutes to compile for the CPU.
+bool stored(const CarryScan &p) { return p.K > 4; }
+
 }  // namespace
 
 void schedule_iir_tiled_cpu(IirTiledFuncs &f) {
@@ -31,14 +36,34 @@ void schedule_iir_tiled_cpu(IirTiledFuncs &f) {
         schedule_tile(pass.tile);
     }
     for (CarryScan p : carry_scans(f)) {
-        const std::vector<Var> args = p.flat.args();  // i, n, c
-        p.flat.compute_root();
-        p.flat.update()
+        const std::vector<Var> args = p.local.args();  // i, n, chunk, c
+        Var chunk("chunk");
+        p.local.compute_root()
             .split(args[0], io, ii, lanes, TailStrategy::GuardWithIf)
-            .reorder(ii, p.steps.x, p.steps.y, io, args[2])
+            .reorder(ii, args[1], io, args[2], args[3])
             .vectorize(ii)
-            .unroll(p.steps.x)
+            .fuse(args[2], args[3], chunk)
+            .parallel(chunk);
+        const Var wi = p.within.args()[0];
+        p.within.compute_at(p.local, io);
+        p.within.update()
+            .reorder(wi, p.within_steps.x, p.within_steps.y)
+            .vectorize(wi, lanes, TailStrategy::GuardWithIf);
+        const std::vector<Var> cargs = p.chunk_state.args();  // i, n, c
+        p.chunk_state.compute_root();
+        p.chunk_state.update()
+            .split(cargs[0], io, ii, lanes, TailStrategy::GuardWithIf)
+            .reorder(ii, p.chunk_steps.x, p.chunk_steps.y, io, cargs[2])
+            .vectorize(ii)
             .parallel(io);
+        if (stored(p)) {
+            const std::vector<Var> fargs = p.func.args();  // i, s, t, c
+            p.func.compute_root()
+                .bound(fargs[1], 0, p.K)
+                .reorder(fargs[0], fargs[1], fargs[2], fargs[3])
+                .vectorize(fargs[0], lanes, TailStrategy::GuardWithIf)
+                .parallel(fargs[2]);
+        }
     }
     if (f.algorithm == 6)
         f.column_effect.compute_root()
@@ -75,17 +100,42 @@ void schedule_iir_tiled_cuda(IirTiledFuncs &f, int rows) {
         pass.tile.func.compute_at(pass.edges, f.tx);
         schedule_tile(pass.tile);
     }
-    // One thread per column (row) runs the recurrence over tiles; its state in registers.
+    // One thread per column (row) and chunk scans the chunk with its state in registers; one
+    // per column (row) then runs the short scan over chunks. Unrolling the chunk (16·K steps of K
+    // products) is what keeps the state in registers; beyond K = 4 it took LLVM minutes per
+    // variant (K = 16: over 7 minutes) for orders whose speed matters less.
     for (CarryScan p : carry_scans(f)) {
-        const std::vector<Var> args = p.flat.args();  // i, n, c
+        const std::vector<Var> args = p.local.args();  // i, n, chunk, c
+        const bool unrolled = p.K <= 4;
         Var io("io"), ii("ii");
-        p.flat.compute_root();
-        p.flat.update()
+        p.local.compute_root()
             .split(args[0], io, ii, 64, TailStrategy::GuardWithIf)
-            .reorder(p.steps.x, p.steps.y, ii, io, args[2])
-            .gpu_blocks(io, args[2])
+            .reorder(args[1], ii, io, args[2], args[3])
+            .gpu_blocks(io, args[2], args[3])
+            .gpu_threads(ii);
+        p.within.compute_at(p.local, ii);
+        if (unrolled) {
+            p.local.unroll(args[1]);
+            p.within.update().unroll(p.within_steps.x).unroll(p.within_steps.y);
+        }
+        const std::vector<Var> cargs = p.chunk_state.args();  // i, n, c
+        p.chunk_state.compute_root();
+        p.chunk_state.update()
+            .split(cargs[0], io, ii, 64, TailStrategy::GuardWithIf)
+            .reorder(p.chunk_steps.x, p.chunk_steps.y, ii, io, cargs[2])
+            .gpu_blocks(io, cargs[2])
             .gpu_threads(ii)
-            .unroll(p.steps.x);
+            .unroll(p.chunk_steps.x);
+        if (stored(p)) {
+            const std::vector<Var> fargs = p.func.args();  // i, s, t, c
+            p.func.compute_root()
+                .bound(fargs[1], 0, p.K)
+                .reorder(fargs[1], fargs[0], fargs[2], fargs[3])
+                .split(fargs[0], io, ii, 64, TailStrategy::GuardWithIf)
+                .gpu_blocks(io, fargs[2], fargs[3])
+                .gpu_threads(ii)
+                .unroll(fargs[1]);
+        }
     }
     if (f.algorithm == 6) {
         Var to("to"), ti("ti");

@@ -178,6 +178,34 @@ TEST_F(CliTest, BadInputsFailCleanly) {
         expect_failure("iir " + sample + " " + out + " --feedback -0.5 --device cuda", out, "--device cuda");
 }
 
+TEST_F(CliTest, BatchIsOneCallWithTheResultsOfSeparateCalls) {
+    auto rng = testing::rng_for_test();
+    const Image a = testing::random_image(rng, 70, 45, 1), b = testing::random_image(rng, 70, 45, 3);
+    const std::string in_a = write_npy(a, "a.npy"), in_b = write_npy(b, "b.npy");
+    const std::string out_dir = path("out");
+    Result r = run_cli("gaussian --sigma 3 --device cpu " + in_a + " " + in_b + " --out-dir " + out_dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    for (const char *name : {"a.npy", "b.npy"}) {
+        Result single = run_cli("gaussian --sigma 3 --device cpu " + path(name) + " " +
+                                path(std::string("single_") + name));
+        ASSERT_EQ(single.status, 0) << single.err;
+        Image batched = to_planar_float(read_image(out_dir + "/" + name));
+        Image alone = to_planar_float(read_image(path(std::string("single_") + name)));
+        ASSERT_EQ(batched.channels, alone.channels);
+        EXPECT_EQ(batched.data, alone.data) << name;
+    }
+}
+
+TEST_F(CliTest, BatchOfDifferentSizesFailsWithoutOutput) {
+    auto rng = testing::rng_for_test();
+    const std::string in_a = write_npy(testing::random_image(rng, 20, 10, 1), "a.npy");
+    const std::string in_b = write_npy(testing::random_image(rng, 21, 10, 1), "b.npy");
+    const std::string out_dir = path("out");
+    expect_failure("gaussian --sigma 2 --device cpu " + in_a + " " + in_b + " --out-dir " + out_dir,
+                   out_dir + "/a.npy", "differ in size");
+    EXPECT_FALSE(fs::exists(out_dir + "/b.npy"));
+}
+
 TEST_F(CliTest, FailureLeavesAnExistingOutputUntouched) {
     const std::string sample = testing::source_dir() + "/data/astronaut.png";
     const std::string out = path("keep.npy");

@@ -16,7 +16,6 @@ struct BSplineArgs {
 };
 
 void run(const BSplineArgs &args) {
-    check_output_path(args.io);
     const RecursiveFilter pass = bspline_prefilter(args.order);
     filter_image(args.io, args.how, Filter2D{pass, pass});
 }
@@ -33,7 +32,7 @@ Command add_bspline_command(CLI::App &app) {
         "and an anticausal pass per pole in each dimension (poles from the sampled B-spline, e.g.\n"
         "sqrt(3)-2 for cubic). Coefficients overshoot [0,1]: write .tif, .pfm or .npy to keep them.\n"
         "With --boundary none the passes start from zero, which is exact only far from the edges.");
-    add_io_options(*cmd, args->io);
+    add_batch_io_options(*cmd, args->io);
     cmd->add_option("--order", args->order, "Degree of the B-spline: 3 (cubic), 5 (quintic), 7 or 9")
         ->check(CLI::IsMember({3, 5, 7, 9}))
         ->capture_default_str();

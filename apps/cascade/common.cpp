@@ -1,5 +1,8 @@
 #include "common.h"
 
+#include <algorithm>
+#include <filesystem>
+
 #include "error.h"
 #include "iir.h"
 #include "image_io.h"
@@ -39,20 +42,75 @@ void add_filter_options(CLI::App &command, FilterOptions &options) {
         ->capture_default_str();
 }
 
+namespace {
+
+// One IoOptions per (input, output) pair of a batch command's FILES.
+std::vector<IoOptions> jobs_of(const IoOptions &options) {
+    std::vector<IoOptions> jobs;
+    if (options.out_dir.empty()) {
+        if (options.files.size() != 2)
+            throw Error("expected IN OUT (or --out-dir DIR with any number of inputs), got " +
+                        std::to_string(options.files.size()) + " files");
+        IoOptions job = options;
+        job.input = options.files[0];
+        job.output = options.files[1];
+        jobs.push_back(job);
+        return jobs;
+    }
+    std::filesystem::create_directories(options.out_dir);
+    for (const std::string &file : options.files) {
+        IoOptions job = options;
+        job.input = file;
+        job.output =
+            (std::filesystem::path(options.out_dir) / std::filesystem::path(file).filename()).string();
+        for (const IoOptions &earlier : jobs)
+            if (earlier.output == job.output) throw Error("two inputs would both write '" + job.output + "'");
+        jobs.push_back(job);
+    }
+    return jobs;
+}
+
+}  // namespace
+
 void filter_image(const IoOptions &options, const FilterOptions &how, const Filter2D &filter) {
     IirOptions iir{parse_boundary(how.boundary), parse_device_choice(options.device)};
     iir.algorithm = parse_algorithm(how.algorithm);
+    const std::vector<IoOptions> jobs =
+        options.files.empty() ? std::vector<IoOptions>{options} : jobs_of(options);
+    for (const IoOptions &job : jobs) check_output_path(job);
     resolve_device(iir.device);
-    Image input = load_input(options);
-    save_output(options, iir_2d(input, filter, iir));
+    std::vector<Image> inputs;
+    int channels = 0;
+    for (const IoOptions &job : jobs) {
+        inputs.push_back(load_input(job));
+        const Image &first = inputs.front(), &last = inputs.back();
+        if (last.width != first.width || last.height != first.height)
+            throw Error("batch images differ in size: " + jobs.front().input + " is " +
+                        std::to_string(first.width) + "x" + std::to_string(first.height) + ", " + job.input +
+                        " is " + std::to_string(last.width) + "x" + std::to_string(last.height));
+        channels += last.channels;
+    }
+    // The batch as channels of one image: one pipeline call for every image.
+    Image batch(inputs[0].width, inputs[0].height, channels);
+    size_t offset = 0;
+    for (const Image &image : inputs) {
+        std::copy(image.data.begin(), image.data.end(), batch.data.begin() + offset);
+        offset += image.data.size();
+    }
+    Image filtered = iir_2d(batch, filter, iir);
+    offset = 0;
+    for (size_t n = 0; n < jobs.size(); n++) {
+        Image out(inputs[n].width, inputs[n].height, inputs[n].channels);
+        std::copy(filtered.data.begin() + offset, filtered.data.begin() + offset + out.data.size(),
+                  out.data.begin());
+        offset += out.data.size();
+        save_output(jobs[n], out);
+    }
 }
 
-void add_io_options(CLI::App &command, IoOptions &options) {
-    command.add_option("IN", options.input, "Input image: .png .tif/.tiff .pfm .npy")->required();
-    command
-        .add_option("OUT", options.output,
-                    "Output image; its extension picks the format. Written whole or not at all.")
-        ->required();
+namespace {
+
+void add_device_and_type_options(CLI::App &command, IoOptions &options) {
     add_device_option(command, options.device);
     command
         .add_option("--output-type", options.output_type,
@@ -60,6 +118,32 @@ void add_io_options(CLI::App &command, IoOptions &options) {
                     "float64. Integer outputs clamp to [0,1] and quantize to 255 or 65535 levels.")
         ->check(CLI::IsMember({"auto", "uint8", "uint16", "float32", "float64"}))
         ->capture_default_str();
+}
+
+}  // namespace
+
+void add_io_options(CLI::App &command, IoOptions &options) {
+    command.add_option("IN", options.input, "Input image: .png .tif/.tiff .pfm .npy")->required();
+    command
+        .add_option("OUT", options.output,
+                    "Output image; its extension picks the format. Written whole or not at all.")
+        ->required();
+    add_device_and_type_options(command, options);
+}
+
+void add_batch_io_options(CLI::App &command, IoOptions &options) {
+    command
+        .add_option(
+            "FILES", options.files,
+            "IN OUT: input image (.png .tif/.tiff .pfm .npy) and output image, whose extension picks the "
+            "format, written whole or not at all; with --out-dir, any number of inputs IN...")
+        ->expected(2, CLI::detail::expected_max_vector_size)
+        ->required();
+    command.add_option(
+        "--out-dir", options.out_dir,
+        "Filter every input in one pipeline call (same width and height) and write each to this "
+        "folder under its own name");
+    add_device_and_type_options(command, options);
 }
 
 void check_output_path(const IoOptions &options) {

@@ -3,6 +3,7 @@
 // that mean the same everywhere.
 #include <CLI/CLI.hpp>
 #include <string>
+#include <vector>
 
 #include "device.h"
 #include "filter.h"
@@ -15,6 +16,8 @@ struct IoOptions {
     std::string input, output;
     std::string device = "auto";
     std::string output_type = "auto";
+    std::vector<std::string> files;  // batch commands: IN OUT, or with --out-dir IN...
+    std::string out_dir;
 };
 
 // Adds --device (auto, cpu or cuda; default auto) to `command`.
@@ -28,11 +31,16 @@ struct FilterOptions {
 };
 void add_filter_options(CLI::App &command, FilterOptions &options);
 
-// Reads IN, applies `filter` as `how` says on the --device chosen, writes OUT.
+// Reads IN (or every input of a batch), applies `filter` as `how` says on the --device chosen,
+// writes OUT (or each output). A batch goes through one pipeline call: its images must share
+// width and height, and are stacked as channels.
 void filter_image(const IoOptions &options, const FilterOptions &how, const Filter2D &filter);
 
 // Adds IN, OUT, --device and --output-type to `command`.
 void add_io_options(CLI::App &command, IoOptions &options);
+// The same with a batch: FILES is IN OUT, or with --out-dir DIR any number of inputs, each
+// written to DIR under its own name.
+void add_batch_io_options(CLI::App &command, IoOptions &options);
 
 // Reads IN as planar floats and checks every sample is finite.
 Image load_input(const IoOptions &options);

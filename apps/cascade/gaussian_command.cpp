@@ -17,7 +17,6 @@ struct GaussianArgs {
 };
 
 void run(const GaussianArgs &args) {
-    check_output_path(args.io);
     RecursiveFilter pass = van_vliet_gaussian(args.sigma);
     filter_image(args.io, args.how, Filter2D{pass, pass});
 }
@@ -32,7 +31,7 @@ Command add_gaussian_command(CLI::App &app) {
         "impulse response has variance exactly sigma^2 and unit DC gain; one causal and one anticausal\n"
         "pass per dimension, so the cost is the same for every sigma. With --boundary none the passes\n"
         "start from zero, which darkens a band of about 2*sigma along the edges.");
-    add_io_options(*cmd, args->io);
+    add_batch_io_options(*cmd, args->io);
     cmd->add_option("--sigma", args->sigma, "Standard deviation in pixels, 0.5 to 2000")->required();
     cmd->add_option("--method", args->method, "Recursive approximation: vanvliet")
         ->check(CLI::IsMember({"vanvliet"}))

@@ -25,7 +25,6 @@ RecursiveFilter pass_filter(const std::string &feedback, std::optional<double> g
 }
 
 void run(const IirArgs &args) {
-    check_output_path(args.io);
     const std::string &fy = args.feedback_y.empty() ? args.feedback : args.feedback_y;
     const std::string &fx = args.feedback_x.empty() ? args.feedback : args.feedback_x;
     if (fy.empty() || fx.empty())
@@ -50,7 +49,7 @@ Command add_iir_command(CLI::App &app) {
         "written to PNG are clamped to [0,1] and quantized (8-bit, or 16-bit with --output-type uint16).\n"
         "Every pole must lie strictly inside the unit circle. Exit status: 0 on success, 1 on an error\n"
         "(no output file is left behind), 2 on a usage error.");
-    add_io_options(*cmd, args->io);
+    add_batch_io_options(*cmd, args->io);
     cmd->add_option("--feedback", args->feedback,
                     "Feedback coefficients a1,...,ar of every pass (e.g. -0.5)");
     cmd->add_option("--feedback-y", args->feedback_y, "Feedback coefficients of the column passes only");
