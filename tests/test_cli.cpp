@@ -196,6 +196,30 @@ TEST_F(CliTest, BatchIsOneCallWithTheResultsOfSeparateCalls) {
     }
 }
 
+TEST_F(CliTest, AxesFilterOneDimensionOnly) {
+    auto rng = testing::rng_for_test();
+    const RecursiveFilter f = testing::random_stable_filter(rng, 2, 0.9, true);
+    const RecursiveFilter identity{1.0, {0.0}};
+    for (const char *axes : {"x", "y"}) {
+        // A long 1D signal along the filtered axis, and a small image.
+        for (auto [w, h] :
+             {std::pair{std::string(axes) == "x" ? 5000 : 1, std::string(axes) == "x" ? 1 : 5000},
+              std::pair{37, 23}}) {
+            const Image input = testing::random_image(rng, w, h, 1);
+            const std::string in = write_npy(input, "in.npy"), out = path("out.npy");
+            Result r = run_cli("iir " + in + " " + out + " --device cpu --axes " + axes +
+                               " --feedback=" + join(f.feedback) + " --gain=" + join({f.gain}));
+            ASSERT_EQ(r.status, 0) << r.err;
+            const Filter2D expected_filter =
+                std::string(axes) == "x" ? Filter2D{identity, f} : Filter2D{f, identity};
+            auto expected = reference::filter_2d(expected_filter, input);
+            EXPECT_TRUE(testing::within_relative_l2(reference::plane(to_planar_float(read_image(out)), 0),
+                                                    expected[0], 1e-5))
+                << axes << " " << w << "x" << h;
+        }
+    }
+}
+
 TEST_F(CliTest, BatchOfDifferentSizesFailsWithoutOutput) {
     auto rng = testing::rng_for_test();
     const std::string in_a = write_npy(testing::random_image(rng, 20, 10, 1), "a.npy");

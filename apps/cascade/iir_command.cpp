@@ -15,6 +15,7 @@ struct IirArgs {
     std::string feedback, feedback_x, feedback_y;
     std::optional<double> gain, gain_x, gain_y;
     FilterOptions how;
+    std::string axes = "xy";
 };
 
 RecursiveFilter pass_filter(const std::string &feedback, std::optional<double> gain) {
@@ -31,6 +32,10 @@ void run(const IirArgs &args) {
         throw Error("--feedback is required (or both --feedback-x and --feedback-y)");
     Filter2D filter{pass_filter(fy, args.gain_y ? args.gain_y : args.gain),
                     pass_filter(fx, args.gain_x ? args.gain_x : args.gain)};
+    // An axis left out gets the identity pass (y = x): a 1×N or N×1 signal is then a 1D filter.
+    const RecursiveFilter identity{1.0, {0.0}};
+    if (args.axes == "x") filter.vertical = identity;
+    if (args.axes == "y") filter.horizontal = identity;
     require_stable(filter.vertical);
     require_stable(filter.horizontal);
     filter_image(args.io, args.how, filter);
@@ -59,6 +64,11 @@ Command add_iir_command(CLI::App &app) {
     cmd->add_option("--gain-y", args->gain_y, "Gain b0 of the column passes only");
     cmd->add_option("--gain-x", args->gain_x, "Gain b0 of the row passes only");
     add_filter_options(*cmd, args->how);
+    cmd->add_option("--axes", args->axes,
+                    "Filter along x (the rows), y (the columns) or both (xy); a one-row or one-column image "
+                    "with --axes x or y is a 1D signal")
+        ->check(CLI::IsMember({"x", "y", "xy"}))
+        ->capture_default_str();
     return {cmd, [args] { run(*args); }};
 }
 
