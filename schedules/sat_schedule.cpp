@@ -112,18 +112,7 @@ void schedule_sat_tiled_cuda(SatTiledFuncs &f, int rows_per_pass) {
     }
 
     // Stage 3: one block per tile: seed, scan in shared memory, write.
-    Var xo("xo"), yt("yt"), xi("xi_out"), yi("yi_out"), yio("yio"), yii("yii");
-    f.output.tile(f.x, f.y, xo, yt, xi, yi, b, b, TailStrategy::GuardWithIf)
-        .split(yi, yio, yii, rows_per_pass)
-        .reorder(yio, xi, yii, xo, yt, f.c)
-        .gpu_blocks(xo, yt, f.c)
-        .gpu_threads(xi, yii)
-        .unroll(yio);
-    f.local.compute_at(f.output, xo)
-        .bound_extent(f.xi, b)
-        .bound_extent(f.yi, b)
-        .bound_extent(f.tx, 1)
-        .bound_extent(f.ty, 1);
+    compute_one_tile_at(f.local, f.output, tile_output_cuda(f.output, f.x, f.y, f.c, b, rows_per_pass), b);
     stage_tile(f.local, f.xi, f.yi, b, rows_per_pass);
     // The first-row seed runs over xi, the first-column seeds over yi: one thread per sample.
     for (int u : edge_updates(f)) {

@@ -10,4 +10,13 @@ namespace cascade {
 // `columns`: the tile's stored width when it holds more than its b columns.
 void stage_tile(Halide::Func tile, Halide::Var xi, Halide::Var yi, int b, int rows_per_pass, int columns = 0);
 
+// The last pass of a tiled algorithm: `output` (x, y, c) written one b×b tile per GPU block by
+// b × rows_per_pass threads. Returns the block's var, where the tile's Func is computed.
+Halide::Var tile_output_cuda(Halide::Func output, Halide::Var x, Halide::Var y, Halide::Var c, int b,
+                             int rows_per_pass);
+
+// Computes `tile` (xi, yi, tx, ty, c) at `at` of `output` as exactly one b×b tile: its shared
+// memory then has a static size, not one sized by a host loop over every tile.
+void compute_one_tile_at(Halide::Func tile, Halide::Func output, Halide::Var at, int b);
+
 }  // namespace cascade

@@ -150,18 +150,7 @@ void schedule_iir_tiled_cuda(IirTiledFuncs &f, int rows) {
             .unroll(f.v);
     }
 
-    Var xo("xo"), yt("yt"), xi("xi_out"), yi("yi_out"), yio("yio"), yii("yii");
-    f.output.tile(f.x, f.y, xo, yt, xi, yi, b, b, TailStrategy::GuardWithIf)
-        .split(yi, yio, yii, rows)
-        .reorder(yio, xi, yii, xo, yt, f.c)
-        .gpu_blocks(xo, yt, f.c)
-        .gpu_threads(xi, yii)
-        .unroll(yio);
-    f.final_tile.func.compute_at(f.output, xo)
-        .bound_extent(f.final_tile.func.args()[0], b)
-        .bound_extent(f.final_tile.func.args()[1], b)
-        .bound_extent(f.final_tile.func.args()[2], 1)
-        .bound_extent(f.final_tile.func.args()[3], 1);
+    compute_one_tile_at(f.final_tile.func, f.output, tile_output_cuda(f.output, f.x, f.y, f.c, b, rows), b);
     schedule_tile(f.final_tile);
 }
 
