@@ -27,15 +27,21 @@ public:
     Output<Buffer<float>> output{"output", 3};
 
     void generate() {
-        cascade::IirTiledFuncs f = cascade::define_iir_tiled(
-            input, input.dim(0).extent(), input.dim(1).extent(), output, cascade_of(gain_y, feedback_y),
-            cascade_of(gain_x, feedback_x), vertical, horizontal, tile, algorithm);
+        const cascade::SectionCascade down = cascade_of(gain_y, feedback_y),
+                                      across = cascade_of(gain_x, feedback_x);
+        cascade::IirTiledFuncs f =
+            cascade::define_iir_tiled(input, input.dim(0).extent(), input.dim(1).extent(), output, down,
+                                      across, vertical, horizontal, tile, algorithm);
         for (int d = 0; d < 2; d++) {
             input.dim(d).set_min(0);
             output.dim(d).set_min(0);
             vertical.dim(d).set_min(0);
             horizontal.dim(d).set_min(0);
         }
+        // Tables built for another tile size or state size are refused, not misread.
+        const int table_rows = cascade::TiledLayout{tile, down.state()}.rows();
+        vertical.dim(0).set_extent(tile).dim(1).set_extent(table_rows);
+        horizontal.dim(0).set_extent(tile).dim(1).set_extent(table_rows);
         if (get_target().has_gpu_feature()) {
             cascade::schedule_iir_tiled_cuda(f, rows);
         } else {

@@ -130,7 +130,7 @@ IirPlan::IirPlan(const Filter2D &filter, int width, int height, Form form, Algor
     add_scalars(scalars_, vertical, "y");
     add_scalars(scalars_, horizontal, "x");
     if (algorithm != Algorithm::rt) {
-        constexpr int b = 64;  // CASCADE_IIR_TILE; the pipeline checks the tables' shape
+        constexpr int b = CASCADE_IIR_TILE;  // the build's tile size; the pipeline checks the tables' shape
         tables_ = std::make_unique<Tables>();
         tables_->vertical = tiled_table(vertical, b, height);
         tables_->horizontal = tiled_table(horizontal, b, width);
