@@ -5,34 +5,26 @@
 
 #include "error.h"
 #include "iir.h"
+#include "names.h"
 #include "sat.h"
 
 namespace cascade {
 
+namespace {
+
+constexpr Named<BoxBoundary> kBoxBoundaries[] = {{BoxBoundary::zero, "zero"},
+                                                 {BoxBoundary::clamp, "clamp"},
+                                                 {BoxBoundary::reflect, "reflect"},
+                                                 {BoxBoundary::mirror, "mirror"},
+                                                 {BoxBoundary::periodic, "periodic"}};
+
+}  // namespace
+
 BoxBoundary parse_box_boundary(const std::string &text) {
-    if (text == "zero") return BoxBoundary::zero;
-    if (text == "clamp") return BoxBoundary::clamp;
-    if (text == "reflect") return BoxBoundary::reflect;
-    if (text == "mirror") return BoxBoundary::mirror;
-    if (text == "periodic") return BoxBoundary::periodic;
-    throw Error("unknown boundary '" + text + "' (expected zero, clamp, reflect, mirror or periodic)");
+    return parse_named(text, kBoxBoundaries, "boundary");
 }
 
-const char *box_boundary_name(BoxBoundary boundary) {
-    switch (boundary) {
-        case BoxBoundary::zero:
-            return "zero";
-        case BoxBoundary::clamp:
-            return "clamp";
-        case BoxBoundary::reflect:
-            return "reflect";
-        case BoxBoundary::mirror:
-            return "mirror";
-        case BoxBoundary::periodic:
-            return "periodic";
-    }
-    return "?";
-}
+const char *box_boundary_name(BoxBoundary boundary) { return name_of(boundary, kBoxBoundaries); }
 
 namespace {
 

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "error.h"
+#include "names.h"
 #include "pipeline_call.h"
 #include "tile_matrices.h"
 
@@ -27,36 +28,23 @@ void require_finite(const Image &image) {
                 " y=" + std::to_string(n % plane / image.width) + " channel " + std::to_string(n / plane));
 }
 
-Form parse_form(const std::string &text) {
-    if (text == "auto") return Form::automatic;
-    if (text == "direct") return Form::direct;
-    if (text == "sections") return Form::sections;
-    throw Error("unknown form '" + text + "' (expected auto, direct or sections)");
-}
+namespace {
 
-Algorithm parse_algorithm(const std::string &text) {
-    if (text == "auto") return Algorithm::automatic;
-    if (text == "rt") return Algorithm::rt;
-    if (text == "4") return Algorithm::a4;
-    if (text == "5") return Algorithm::a5;
-    if (text == "6") return Algorithm::a6;
-    throw Error("unknown algorithm '" + text + "' (expected auto, rt, 4, 5 or 6)");
-}
+constexpr Named<Form> kForms[] = {
+    {Form::automatic, "auto"}, {Form::direct, "direct"}, {Form::sections, "sections"}};
+constexpr Named<Algorithm> kAlgorithms[] = {{Algorithm::automatic, "auto"},
+                                            {Algorithm::rt, "rt"},
+                                            {Algorithm::a4, "4"},
+                                            {Algorithm::a5, "5"},
+                                            {Algorithm::a6, "6"}};
 
-const char *algorithm_name(Algorithm algorithm) {
-    switch (algorithm) {
-        case Algorithm::rt:
-            return "rt";
-        case Algorithm::a4:
-            return "4";
-        case Algorithm::a5:
-            return "5";
-        case Algorithm::a6:
-            return "6";
-        default:
-            return "auto";
-    }
-}
+}  // namespace
+
+Form parse_form(const std::string &text) { return parse_named(text, kForms, "form"); }
+
+Algorithm parse_algorithm(const std::string &text) { return parse_named(text, kAlgorithms, "algorithm"); }
+
+const char *algorithm_name(Algorithm algorithm) { return name_of(algorithm, kAlgorithms); }
 
 namespace {
 
