@@ -179,8 +179,8 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
     f.algorithm = algorithm;
     f.output = output;
     Var x = f.x = Var("x"), y = f.y = Var("y"), c = f.c = Var("c"), i = f.i = Var("i"), s = f.s = Var("s"),
-        t = f.t = Var("t"), u = f.u = Var("u"), v = f.v = Var("v"), tx = f.tx = Var("tx"),
-        ty = f.ty = Var("ty"), xi = f.xi = Var("xi"), yi = f.yi = Var("yi");
+        u = f.u = Var("u"), v = f.v = Var("v"), tx = f.tx = Var("tx"), ty = f.ty = Var("ty"),
+        xi = f.xi = Var("xi"), yi = f.yi = Var("yi");
     const TiledLayout LV{b, vertical.state()}, LH{b, horizontal.state()};
     const int KV = LV.K, KH = LH.K;
     const Expr nx = (width + b - 1) / b, ny = (height + b - 1) / b;
@@ -244,7 +244,6 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
         // the row carries gain Σ_u U(yi, u)·Σ_xi state_u(xi)·G(·, xi): per tile, (2K_V)×(2K_H) dot
         // products of the column carries with the rows of Gf and Gr.
         RDom r(0, b, "effect_sum");
-        f.effect_sum = r;
         Expr column = tx * b + r.x;
         Expr state = select(u < KV, select(ty > 0, P(column, min(u, KV - 1), max(ty - 1, 0), c), 0.0f),
                             E(column, clamp(u - KV, 0, KV - 1), ty, c));

@@ -84,10 +84,9 @@ struct IirTiledFuncs {
     CarryScan row_prologue, row_epilogue;        // P, E of the rows: (y, s, tx, c)
     Halide::Func column_effect;  // algorithms 5, 6: (u, v, tx, ty, c) the column carries' dot products
     int column_states = 0, row_states = 0;  // extents of u and v: 2K of each dimension
-    Halide::RDom effect_sum;
     TileScans final_tile;
     Halide::Func output;
-    Halide::Var x, y, c, i, s, t, u, v, tx, ty, xi, yi;
+    Halide::Var x, y, c, i, s, u, v, tx, ty, xi, yi;
 };
 
 // Defines `output` (x, y, c) as the 2D filter of `input` with `vertical` down the columns and

@@ -134,7 +134,7 @@ IirPlan::IirPlan(const Filter2D &filter, int width, int height, Form form, Algor
 
 IirPlan::~IirPlan() = default;
 
-void IirPlan::run(halide_buffer_t *input, halide_buffer_t *output) {
+PipelineCall IirPlan::call(halide_buffer_t *input, halide_buffer_t *output) const {
     if (input->dim[0].extent != width_ || input->dim[1].extent != height_)
         throw Error("the image's size differs from the plan's");
     PipelineCall call;
@@ -144,27 +144,18 @@ void IirPlan::run(halide_buffer_t *input, halide_buffer_t *output) {
         call.buffer("vertical", tables_->vertical_buffer.raw_buffer());
         call.buffer("horizontal", tables_->horizontal_buffer.raw_buffer());
     }
-    call.run(*variant_);
+    return call;
 }
+
+void IirPlan::run(halide_buffer_t *input, halide_buffer_t *output) { call(input, output).run(*variant_); }
 
 void IirPlan::run(const Image &input, Image &output) {
     require_addressable("image", input.width, input.height, input.channels, sizeof(float));
     Halide::Runtime::Buffer<float> in(const_cast<float *>(input.data.data()), input.width, input.height,
                                       input.channels);
     Halide::Runtime::Buffer<float> out(output.data.data(), output.width, output.height, output.channels);
-    if (variant_->device == Device::cpu) {
-        run(in.raw_buffer(), out.raw_buffer());
-        return;
-    }
-    PipelineCall call;
-    call.buffer("input", in.raw_buffer()).buffer("output", out.raw_buffer());
-    for (const auto &[name, value] : scalars_) call.scalar(name, value);
-    std::vector<halide_buffer_t *> inputs = {in.raw_buffer()};
-    if (tables_) {
-        call.buffer("vertical", tables_->vertical_buffer.raw_buffer());
-        call.buffer("horizontal", tables_->horizontal_buffer.raw_buffer());
-    }
-    run_on_host(*variant_, call, inputs, {out.raw_buffer()});
+    PipelineCall pipeline = call(in.raw_buffer(), out.raw_buffer());
+    run_on_host(*variant_, pipeline, {in.raw_buffer()}, {out.raw_buffer()});
 }
 
 Image iir_2d(const Image &input, const Filter2D &filter, const IirOptions &options) {

@@ -9,6 +9,7 @@
 #include "device.h"
 #include "filter.h"
 #include "image.h"
+#include "pipeline_call.h"
 #include "variants.h"
 
 namespace cascade {
@@ -62,6 +63,9 @@ public:
 
 private:
     struct Tables;
+    // The variant's call on these buffers, every argument bound; checks their size.
+    PipelineCall call(halide_buffer_t *input, halide_buffer_t *output) const;
+
     const Variant *variant_;
     std::map<std::string, float> scalars_;
     std::unique_ptr<Tables> tables_;

@@ -70,17 +70,6 @@ void require_addressable(const std::string &what, double width, double height, d
                 " bytes exceeds the 2 GiB a pipeline buffer can address");
 }
 
-void run_image_pipeline(const Variant &variant, const float *input, float *output, int width, int height,
-                        int channels, const std::map<std::string, float> &scalars) {
-    require_addressable("image", width, height, channels, sizeof(float));
-    Halide::Runtime::Buffer<float> in(const_cast<float *>(input), width, height, channels);
-    Halide::Runtime::Buffer<float> out(output, width, height, channels);
-    PipelineCall call;
-    call.buffer("input", in.raw_buffer()).buffer("output", out.raw_buffer());
-    for (const auto &[name, value] : scalars) call.scalar(name, value);
-    run_on_host(variant, call, {in.raw_buffer()}, {out.raw_buffer()});
-}
-
 void run_on_host(const Variant &variant, PipelineCall &call, const std::vector<halide_buffer_t *> &inputs,
                  const std::vector<halide_buffer_t *> &outputs) {
     if (variant.device == Device::cpu) {

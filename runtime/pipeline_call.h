@@ -36,9 +36,4 @@ void require_addressable(const std::string &what, double width, double height, d
 void run_on_host(const Variant &variant, PipelineCall &call, const std::vector<halide_buffer_t *> &inputs,
                  const std::vector<halide_buffer_t *> &outputs);
 
-// Runs `variant` mapping `input` (W×H×C planar floats) to `output` of the same shape, copying
-// through the device for CUDA variants. `scalars` are the named scalar inputs.
-void run_image_pipeline(const Variant &variant, const float *input, float *output, int width, int height,
-                        int channels, const std::map<std::string, float> &scalars);
-
 }  // namespace cascade

@@ -57,7 +57,6 @@ std::vector<IoOptions> jobs_of(const IoOptions &options) {
         jobs.push_back(job);
         return jobs;
     }
-    std::filesystem::create_directories(options.out_dir);
     for (const std::string &file : options.files) {
         IoOptions job = options;
         job.input = file;
@@ -98,6 +97,8 @@ void filter_image(const IoOptions &options, const FilterOptions &how, const Filt
         offset += image.data.size();
     }
     Image filtered = iir_2d(batch, filter, iir);
+    // Only once everything has succeeded: a failed batch leaves no folder behind either.
+    if (!options.out_dir.empty()) std::filesystem::create_directories(options.out_dir);
     offset = 0;
     for (size_t n = 0; n < jobs.size(); n++) {
         Image out(inputs[n].width, inputs[n].height, inputs[n].channels);
