@@ -82,6 +82,33 @@ void add_scans(TileScans &t, Dim dim, const SectionCascade &f, int b, Expr valid
     }
 }
 
+// Copies a tile's seeds from the completed carries into the tile itself before any scan: the
+// column seeds to rows b + s, the row seeds to columns b + s, s ∈ [0, 2K) (the prologue, then the
+// epilogue). On the GPU their global loads then overlap one another instead of stalling the
+// first step of every scan behind a barrier. Returns seeds that read them back.
+struct StagedSeeds {
+    Seeds column, row;
+};
+StagedSeeds stage_seeds(TileScans &t, int b, const Seeds &column, int KV, const Seeds &row, int KH) {
+    const std::vector<Var> a = t.func.args();
+    auto at = [=](bool is_column, Expr across, Expr s) {
+        return is_column ? std::vector<Expr>{across, b + s, a[2], a[3], a[4]}
+                         : std::vector<Expr>{b + s, across, a[2], a[3], a[4]};
+    };
+    auto stage = [&](const Seeds &seeds, int K, bool is_column) {
+        RDom r(0, b, 0, 2 * K, t.func.name() + (is_column ? "_column_seeds" : "_row_seeds"));
+        t.updates.push_back({t.func.num_update_definitions(), is_column, r.y, r.x});
+        t.func(at(is_column, r.x, r.y)) = select(r.y < K, seeds.prologue(r.x, min(r.y, K - 1)),
+                                                 seeds.epilogue(r.x, clamp(r.y - K, 0, K - 1)));
+        return Seeds{[=](Expr across, Expr s) { return t.func(at(is_column, across, s)); },
+                     [=](Expr across, Expr s) { return t.func(at(is_column, across, K + s)); }};
+    };
+    StagedSeeds staged;
+    if (column.prologue) staged.column = stage(column, KV, true);
+    if (row.prologue) staged.row = stage(row, KH, false);
+    return staged;
+}
+
 TileScans new_tile(const std::string &name, int columns) {
     TileScans t;
     t.func = Func(name);
@@ -178,6 +205,7 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
     f.b = b;
     f.algorithm = algorithm;
     f.output = output;
+    f.horizontal_table = horizontal_table;
     Var x = f.x = Var("x"), y = f.y = Var("y"), c = f.c = Var("c"), i = f.i = Var("i"), s = f.s = Var("s"),
         u = f.u = Var("u"), v = f.v = Var("v"), tx = f.tx = Var("tx"), ty = f.ty = Var("ty"),
         xi = f.xi = Var("xi"), yi = f.yi = Var("yi");
@@ -196,7 +224,9 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
     auto edge_tile = [&](const std::string &name, const Seeds &column_seeds, bool column_capture, bool rows) {
         TileScans t = new_tile(name, rows ? b + 2 * KH : b);
         t.func(xi, yi, tx, ty, c) = f.samples(tx * b + min(xi, b - 1), ty * b + min(yi, b - 1), c);
-        add_scans(t, Dim::y, vertical, b, valid_y, column_seeds, column_capture, false);
+        Seeds seeds = column_seeds;
+        if (column_seeds.prologue) seeds = stage_seeds(t, b, column_seeds, KV, Seeds{}, KH).column;
+        add_scans(t, Dim::y, vertical, b, valid_y, seeds, column_capture, true);
         if (rows) add_scans(t, Dim::x, horizontal, b, valid_x, Seeds{}, true, true);
         return t;
     };
@@ -252,7 +282,8 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
         f.column_effect = Func("column_effect");
         f.column_states = 2 * KV;
         f.row_states = 2 * KH;
-        f.column_effect(u, v, tx, ty, c) = sum(state * entry(horizontal_table, r.x, g_row));
+        f.column_effect(u, v, tx, ty, c) = 0.0f;
+        f.column_effect(u, v, tx, ty, c) += state * entry(horizontal_table, r.x, g_row);
         auto corrected = [&](int first) {
             Expr yin = y % b, tile_y = y / b;
             Expr up_row = select(tile_y == ny - 1, LV.up(1), LV.up(0));
@@ -278,10 +309,12 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
                     [&, RE](Expr across, Expr st) { return RE(ty * b + across, st, tx, c); }};
 
     // 5. Per tile: re-read, seeded scans down the columns and along the rows, write.
-    f.final_tile = new_tile("final_tile", b);
-    f.final_tile.func(xi, yi, tx, ty, c) = f.samples(tx * b + xi, ty * b + yi, c);
-    add_scans(f.final_tile, Dim::y, vertical, b, valid_y, column_seeds, false, false);
-    add_scans(f.final_tile, Dim::x, horizontal, b, valid_x, row_seeds, false, false);
+    f.final_tile = new_tile("final_tile", b + 2 * KH);
+    f.final_tile.rows = b + 2 * KV;
+    f.final_tile.func(xi, yi, tx, ty, c) = f.samples(tx * b + min(xi, b - 1), ty * b + min(yi, b - 1), c);
+    const StagedSeeds staged = stage_seeds(f.final_tile, b, column_seeds, KV, row_seeds, KH);
+    add_scans(f.final_tile, Dim::y, vertical, b, valid_y, staged.column, false, true);
+    add_scans(f.final_tile, Dim::x, horizontal, b, valid_x, staged.row, false, true);
     output(x, y, c) = f.final_tile.func(x % b, y % b, x / b, y / b, c);
     return f;
 }

@@ -53,6 +53,7 @@ struct TileUpdate {
 struct TileScans {
     Halide::Func func;
     int columns = 0;  // its stored width
+    int rows = 0;     // its stored height, where known (0: inferred)
     std::vector<TileUpdate> updates;
 };
 
@@ -82,6 +83,7 @@ struct IirTiledFuncs {
     std::vector<EdgePass> edge_passes;           // algorithms 5, 6: one; algorithm 4: two
     CarryScan column_prologue, column_epilogue;  // P, E of the columns: (x, s, ty, c)
     CarryScan row_prologue, row_epilogue;        // P, E of the rows: (y, s, tx, c)
+    Halide::Func horizontal_table;               // the rows' matrices (tiled_layout.h), read by column_effect
     Halide::Func column_effect;  // algorithms 5, 6: (u, v, tx, ty, c) the column carries' dot products
     int column_states = 0, row_states = 0;  // extents of u and v: 2K of each dimension
     TileScans final_tile;

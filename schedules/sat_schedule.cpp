@@ -112,7 +112,7 @@ void schedule_sat_tiled_cuda(SatTiledFuncs &f, int rows_per_pass) {
     }
 
     // Stage 3: one block per tile: seed, scan in shared memory, write.
-    compute_one_tile_at(f.local, f.output, tile_output_cuda(f.output, f.x, f.y, f.c, b, rows_per_pass), b);
+    compute_one_tile_at(f.local, f.output, tile_output_cuda(f.output, f.x, f.y, f.c, b, rows_per_pass), b, b);
     stage_tile(f.local, f.xi, f.yi, b, rows_per_pass);
     // The first-row seed runs over xi, the first-column seeds over yi: one thread per sample.
     for (int u : edge_updates(f)) {

@@ -7,7 +7,8 @@ namespace cascade {
 // column-wise reads fall in different banks, and the serial row loop innermost, inside the thread
 // loops: outside them Halide puts a barrier after every row (seen in the PTX: one bar.sync per
 // load; the SAT went 188 → 195 GiP/s at 8192² once inside).
-// `columns`: the tile's stored width when it holds more than its b columns.
+// `columns`: the tile's stored width when it holds more than its b columns (carries, seeds): the
+// columns past b are loaded by the same b threads, so a block stays b × rows_per_pass threads.
 void stage_tile(Halide::Func tile, Halide::Var xi, Halide::Var yi, int b, int rows_per_pass, int columns = 0);
 
 // The last pass of a tiled algorithm: `output` (x, y, c) written one b×b tile per GPU block by
@@ -15,8 +16,9 @@ void stage_tile(Halide::Func tile, Halide::Var xi, Halide::Var yi, int b, int ro
 Halide::Var tile_output_cuda(Halide::Func output, Halide::Var x, Halide::Var y, Halide::Var c, int b,
                              int rows_per_pass);
 
-// Computes `tile` (xi, yi, tx, ty, c) at `at` of `output` as exactly one b×b tile: its shared
-// memory then has a static size, not one sized by a host loop over every tile.
-void compute_one_tile_at(Halide::Func tile, Halide::Func output, Halide::Var at, int b);
+// Computes `tile` (xi, yi, tx, ty, c) at `at` of `output` as exactly one tile of `columns` ×
+// `rows` (b × b, or more where it also holds carries): its shared memory then has a static size,
+// not one sized by a host loop over every tile.
+void compute_one_tile_at(Halide::Func tile, Halide::Func output, Halide::Var at, int columns, int rows);
 
 }  // namespace cascade
