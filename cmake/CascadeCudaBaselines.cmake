@@ -1,4 +1,4 @@
-# Baselines for `cascade bench` built with nvcc (CUB, device copies, event timing). Optional:
+# Baselines for `cascade bench` built with nvcc (CUB, cuFFT, device copies, event timing). Optional:
 # without a CUDA compiler everything else builds, and the bench reports its CUDA cases as
 # unavailable. Owned by the bench work.
 #
@@ -26,4 +26,16 @@ add_library(cascade_cuda_baselines STATIC ${PROJECT_SOURCE_DIR}/runtime/baseline
 set_target_properties(cascade_cuda_baselines PROPERTIES CUDA_STANDARD 17 CUDA_STANDARD_REQUIRED ON)
 # GPU servers have the driver only: link the runtime statically.
 target_link_libraries(cascade_cuda_baselines PUBLIC CUDA::cudart_static)
+# The cuFFT Gaussian, where the toolkit has cuFFT's header. cuFFT itself is loaded at run time
+# (dlopen), not linked: runtime/baselines/cufft_library.h says why.
+find_file(CASCADE_CUFFT_HEADER cufft.h HINTS ${CUDAToolkit_INCLUDE_DIRS} NO_DEFAULT_PATH)
+if(CASCADE_CUFFT_HEADER)
+  target_sources(cascade_cuda_baselines PRIVATE
+    ${PROJECT_SOURCE_DIR}/runtime/baselines/cufft_gaussian.cu
+    ${PROJECT_SOURCE_DIR}/runtime/baselines/cufft_library.cpp)
+  target_compile_definitions(cascade_cuda_baselines PUBLIC CASCADE_HAVE_CUFFT)
+  target_link_libraries(cascade_cuda_baselines PRIVATE ${CMAKE_DL_LIBS})
+else()
+  message(STATUS "No cufft.h: `cascade bench` will report cufft-gaussian as unavailable")
+endif()
 set(CASCADE_HAVE_CUDA_BASELINES ON CACHE INTERNAL "cascade_cuda_baselines is built")

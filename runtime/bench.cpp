@@ -25,6 +25,9 @@
 #ifdef CASCADE_HAVE_CUDA_RUNTIME
 #include "baselines/cub_sat.h"
 #endif
+#ifdef CASCADE_HAVE_CUFFT
+#include "baselines/cufft_gaussian.h"
+#endif
 
 namespace cascade {
 
@@ -36,6 +39,8 @@ constexpr double kCopyBytesPerPixel = 8;  // one float read, one written
 // Far above float rounding of any SAT the bench runs, far below the error of a wrong one.
 constexpr double kCheckTolerance = 1e-4;
 constexpr double kSelfCheckTolerance = 1e-5;  // 67×45: float rounding stays near 1e-7
+// The FFT's float rounding grows with the transform's size and stages: about 1e-7 to 1e-6 at 67×45.
+constexpr double kFftSelfCheckTolerance = 1e-4;
 
 // A case that cannot run here; its message is the result's note.
 struct Skip {
@@ -76,8 +81,8 @@ double sat_error(const float *input, const float *output, int width, int height)
 }
 
 // The bench's IIR cases, "<algorithm>-<filter>": algorithm rt, 4, 5 or 6; filter order1 (a
-// first-order pole at 0.5) or order3 (van Vliet's Gaussian, σ = 4, as sections). The plan is
-// made once, so a timed call is the pipeline alone.
+// first-order pole at 0.5) or order3 (van Vliet's Gaussian, σ = kBenchGaussianSigma, as sections). The plan
+// is made once, so a timed call is the pipeline alone.
 std::function<void()> iir_call(const std::string &variant, halide_buffer_t *input, halide_buffer_t *output,
                                Device device) {
     const size_t dash = variant.find('-');
@@ -88,7 +93,7 @@ std::function<void()> iir_call(const std::string &variant, halide_buffer_t *inpu
         filter.gain = 0.5;
         filter.feedback = {-0.5};
     } else if (kind == "order3") {
-        filter = van_vliet_gaussian(4.0);
+        filter = van_vliet_gaussian(kBenchGaussianSigma);
     } else {
         throw Skip{"unknown variant (iir has <rt|4|5|6>-<order1|order3>)"};
     }
@@ -158,6 +163,21 @@ public:
         throw Skip{"unavailable: cub-sat runs on CUDA only"};
     }
 
+    std::function<void()> cufft_gaussian() {
+        if (device_ != Device::cuda) throw Skip{"unavailable: cufft-gaussian runs on CUDA only"};
+        const std::string why = bench_cufft_unavailable_reason();
+        if (!why.empty()) throw Skip{"unavailable: " + why};
+#ifdef CASCADE_HAVE_CUFFT
+        if (!fft_) fft_ = std::make_unique<baselines::CufftGaussian>(width_, height_, kBenchGaussianSigma);
+        return [this] {
+            fft_->run(static_cast<const float *>(device_input_->data()),
+                      static_cast<float *>(device_output_->data()));
+        };
+#else
+        throw Skip{"unavailable: this build has no cuFFT baseline"};  // `why` said so already
+#endif
+    }
+
     // Milliseconds of each timed call: CUDA events on the default stream, or the host's clock.
     std::vector<double> time(const std::function<void()> &op, const BenchOptions &options) {
 #ifdef CASCADE_HAVE_CUDA_RUNTIME
@@ -191,6 +211,9 @@ private:
     std::unique_ptr<baselines::DeviceArray> device_input_, device_output_;
     std::unique_ptr<baselines::CubSat> cub_;
 #endif
+#ifdef CASCADE_HAVE_CUFFT
+    std::unique_ptr<baselines::CufftGaussian> fft_;  // plans and padded buffers, made once
+#endif
     Halide::Runtime::Buffer<float> input_, output_;
 };
 
@@ -199,7 +222,8 @@ std::function<void()> prepare(const BenchCase &c, Workspace &ws) {
     if (c.op == "copy") return ws.copy();
     if (c.op == "cub-sat") return ws.cub_sat();
     if (c.op == "iir") return iir_call(c.variant, ws.input(), ws.output(), c.device);
-    if (c.op != "sat") throw Skip{"unknown op (expected copy, sat, cub-sat or iir)"};
+    if (c.op == "cufft-gaussian") return ws.cufft_gaussian();
+    if (c.op != "sat") throw Skip{"unknown op (expected copy, sat, cub-sat, iir or cufft-gaussian)"};
     SatAlgorithm algorithm;
     try {
         algorithm = parse_sat_algorithm(c.variant);
@@ -232,7 +256,8 @@ void run_case(BenchResult &r, Workspace &ws, double copy_ms, const BenchOptions 
     r.gips = pixels / kGi / (r.median_ms * 1e-3);
     const double copy_bytes_per_second = kCopyBytesPerPixel * pixels / (copy_ms * 1e-3);
     r.floor_fraction = r.gips / (copy_bytes_per_second / r.bytes_per_pixel / kGi);
-    if (options.check && r.c.op != "iir") {
+    // iir and cufft-gaussian have no full-size reference here; cufft-gaussian has its self-check.
+    if (options.check && (r.c.op == "copy" || r.c.op == "sat" || r.c.op == "cub-sat")) {
         op();  // the output holds the last case's result
         const float *out = ws.result();
         if (r.c.op == "copy") {
@@ -258,6 +283,26 @@ std::string size_problem(const BenchCase &c) {
 }
 
 void append_note(std::string &note, const std::string &more) { note += (note.empty() ? "" : "; ") + more; }
+
+// The baselines' self-checks on a small image, noted on each of their measured rows.
+void append_self_check(BenchResult &r) {
+    const bool fft = r.c.op == "cufft-gaussian";
+    if (r.c.op != "cub-sat" && !fft) return;
+    try {
+        const double error = fft ? cufft_gaussian_self_check_error() : cub_sat_self_check_error();
+        const double tolerance = fft ? kFftSelfCheckTolerance : kSelfCheckTolerance;
+        char text[64];
+        std::snprintf(text, sizeof(text), "%sself-check 67x45: error %.2g",
+                      error > tolerance ? "SELF-CHECK FAILED: " : "", error);
+        append_note(r.note, text);
+#ifdef CASCADE_HAVE_CUFFT
+        // Which cuFFT was timed: it is whichever the dynamic loader found.
+        if (fft) append_note(r.note, "cuFFT " + std::to_string(baselines::cufft_version()));
+#endif
+    } catch (const std::exception &e) {
+        append_note(r.note, std::string("SELF-CHECK FAILED: ") + e.what());
+    }
+}
 
 // Runs the cases of one size and device (indices into `results`).
 void run_group(std::vector<BenchResult> &results, const std::vector<size_t> &group,
@@ -292,17 +337,7 @@ void run_group(std::vector<BenchResult> &results, const std::vector<size_t> &gro
             r.note = std::string("failed: ") + e.what();
         }
         if (!measured(r)) r.median_ms = r.gips = r.floor_fraction = kNaN;
-        if (r.c.op == "cub-sat" && measured(r)) {
-            try {
-                const double error = cub_sat_self_check_error();
-                char text[64];
-                std::snprintf(text, sizeof(text), "%sself-check 67x45: error %.2g",
-                              error > kSelfCheckTolerance ? "SELF-CHECK FAILED: " : "", error);
-                append_note(r.note, text);
-            } catch (const std::exception &e) {
-                append_note(r.note, std::string("SELF-CHECK FAILED: ") + e.what());
-            }
-        }
+        if (measured(r)) append_self_check(r);
     }
     ws.reset();
 #ifdef CASCADE_HAVE_CUDA_RUNTIME
@@ -316,7 +351,7 @@ void run_group(std::vector<BenchResult> &results, const std::vector<size_t> &gro
 bool measured(const BenchResult &result) { return std::isfinite(result.median_ms) && result.median_ms > 0; }
 
 const std::vector<std::string> &bench_ops() {
-    static const std::vector<std::string> ops = {"copy", "sat", "cub-sat", "iir"};
+    static const std::vector<std::string> ops = {"copy", "sat", "cub-sat", "iir", "cufft-gaussian"};
     return ops;
 }
 
@@ -330,7 +365,9 @@ std::vector<std::string> bench_variants(const std::string &op) {
 
 double bench_bytes_per_pixel(const std::string &op) {
     if (op == "iir") return 12;  // two reads (the column passes' result is re-read), one write
-    if (op == "copy" || op == "sat" || op == "cub-sat") return 8;
+    // cufft-gaussian: the task's one read and one write, like the recursive Gaussian's ideal; the
+    // FFT moves several times that (docs/bench.md).
+    if (op == "copy" || op == "sat" || op == "cub-sat" || op == "cufft-gaussian") return 8;
     return kNaN;
 }
 
@@ -363,6 +400,30 @@ double cub_sat_self_check_error() {
         return baselines::cub_sat_self_check();
     } catch (const std::exception &e) {
         throw Error(std::string("the CUB self-check failed: ") + e.what());
+    }
+#endif
+    return kNaN;
+}
+
+std::string bench_cufft_unavailable_reason() {
+    const std::string why = bench_cuda_unavailable_reason();
+    if (!why.empty()) return why;
+#ifdef CASCADE_HAVE_CUFFT
+    return baselines::cufft_unavailable_reason();
+#else
+    return "this build has no cuFFT baseline (no cufft.h at configure time: "
+           "cmake/CascadeCudaBaselines.cmake)";
+#endif
+}
+
+double cufft_gaussian_self_check_error() {
+    const std::string why = bench_cufft_unavailable_reason();
+    if (!why.empty()) throw Error("the cuFFT self-check cannot run: " + why);
+#ifdef CASCADE_HAVE_CUFFT
+    try {
+        return baselines::cufft_gaussian_self_check(kBenchGaussianSigma);
+    } catch (const std::exception &e) {
+        throw Error(std::string("the cuFFT self-check failed: ") + e.what());
     }
 #endif
     return kNaN;

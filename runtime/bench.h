@@ -7,8 +7,11 @@
 
 namespace cascade {
 
+// σ of the bench's Gaussians: the recursive one (iir ALG-order3) and the FFT one (cufft-gaussian).
+inline constexpr double kBenchGaussianSigma = 4.0;
+
 struct BenchCase {
-    std::string op;       // "copy", "sat", "cub-sat" (CUDA only) or "iir"
+    std::string op;       // "copy", "sat", "cub-sat" (CUDA only), "iir" or "cufft-gaussian" (CUDA only)
     std::string variant;  // sat: a parse_sat_algorithm name; iir: "<rt|4|5|6>-<order1|order3>"; else ""
     int width = 0, height = 0;
     Device device = Device::cpu;
@@ -43,13 +46,22 @@ std::vector<BenchResult> run_benchmark(const std::vector<BenchCase> &cases, cons
 // The ops in their default order, and each op's variants (one empty name for ops with none).
 const std::vector<std::string> &bench_ops();
 std::vector<std::string> bench_variants(const std::string &op);
-double bench_bytes_per_pixel(const std::string &op);  // copy, sat, cub-sat: 8; iir: 12
+double bench_bytes_per_pixel(const std::string &op);  // copy, sat, cub-sat, cufft-gaussian: 8; iir: 12
 
 // Empty when CUDA cases can run here; otherwise why not.
 std::string bench_cuda_unavailable_reason();
 
+// Empty when the cufft-gaussian case can run here: CUDA cases can, the build has the cuFFT
+// baseline, and cuFFT loads (runtime/baselines/cufft_library.h); otherwise why not.
+std::string bench_cufft_unavailable_reason();
+
 // The CUB baseline's self-check on a 67×45 random image: max |error| ÷ max |reference| against a
 // double SAT. Throws cascade::Error, saying why, when it cannot run here.
 double cub_sat_self_check_error();
+
+// The cuFFT Gaussian's self-check on a 67×45 random image, σ = kBenchGaussianSigma: max |error| ÷
+// max |reference| against a direct convolution in double with the same sampled kernel. Throws
+// cascade::Error, saying why, when it cannot run here.
+double cufft_gaussian_self_check_error();
 
 }  // namespace cascade

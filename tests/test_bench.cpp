@@ -2,6 +2,7 @@
 // cases that cannot run say why instead of throwing.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "bench.h"
@@ -121,6 +122,19 @@ TEST(Bench, CasesThatCannotRunSayWhy) {
     EXPECT_TRUE(starts_with(results[0].note, "unavailable")) << results[0].note;
 }
 
+TEST(Bench, CufftGaussianIsListedWithTheCopyModel) {
+    const std::vector<std::string> &ops = bench_ops();
+    EXPECT_NE(std::find(ops.begin(), ops.end(), "cufft-gaussian"), ops.end());
+    EXPECT_EQ(bench_variants("cufft-gaussian"), std::vector<std::string>{""});
+    EXPECT_EQ(bench_bytes_per_pixel("cufft-gaussian"), 8);
+}
+
+TEST(Bench, CufftGaussianOnTheCpuSaysWhy) {
+    const auto results = run_benchmark({{"cufft-gaussian", "", kWidth, kHeight, Device::cpu}}, quick());
+    EXPECT_FALSE(measured(results[0]));
+    EXPECT_EQ(results[0].note, "unavailable: cufft-gaussian runs on CUDA only");
+}
+
 TEST(Bench, RejectsNoRepetitions) {
     BenchOptions options = quick();
     options.repetitions = 0;
@@ -145,6 +159,17 @@ TEST(BenchCuda, UnavailableCudaIsReportedNotThrown) {
     EXPECT_TRUE(starts_with(results[0].note, "unavailable: ")) << results[0].note;
 }
 
+// Without a device no cufft-gaussian case runs, and the self-check says why instead.
+TEST(BenchCuda, UnavailableCufftGaussianIsReportedNotThrown) {
+    std::string why;
+    if (!cuda_unavailable(why)) GTEST_SKIP() << "CUDA is available here";
+    const auto results = run_benchmark({{"cufft-gaussian", "", kWidth, kHeight, Device::cuda}}, quick());
+    EXPECT_FALSE(measured(results[0]));
+    EXPECT_TRUE(starts_with(results[0].note, "unavailable: ")) << results[0].note;
+    EXPECT_FALSE(bench_cufft_unavailable_reason().empty());
+    EXPECT_THROW(cufft_gaussian_self_check_error(), std::exception);
+}
+
 TEST(BenchCuda, EveryOpOnTheDevice) {
     std::string why;
     if (cuda_unavailable(why)) GTEST_SKIP() << why;
@@ -153,6 +178,9 @@ TEST(BenchCuda, EveryOpOnTheDevice) {
     std::vector<BenchCase> cases = {{"copy", "", w, h, Device::cuda}, {"cub-sat", "", w, h, Device::cuda}};
     for (const std::string &v : bench_variants("sat")) cases.push_back({"sat", v, w, h, Device::cuda});
     for (const std::string &v : bench_variants("iir")) cases.push_back({"iir", v, w, h, Device::cuda});
+    // cuFFT is loaded at run time and may be missing where the driver is not (its own test says).
+    const bool fft = bench_cufft_unavailable_reason().empty();
+    if (fft) cases.push_back({"cufft-gaussian", "", w, h, Device::cuda});
     const auto results = run_benchmark(cases, quick());
     expect_all_consistent(results);
     EXPECT_NEAR(results[0].floor_fraction, 1.0, 1e-12);
@@ -161,6 +189,8 @@ TEST(BenchCuda, EveryOpOnTheDevice) {
             EXPECT_NE(r.note.find("check: max error"), std::string::npos) << r.c.variant << ": " << r.note;
     }
     EXPECT_NE(results[1].note.find("self-check"), std::string::npos) << results[1].note;
+    if (fft)
+        EXPECT_NE(results.back().note.find("self-check 67x45"), std::string::npos) << results.back().note;
     // At least the naive SAT is built for CUDA.
     const auto naive = std::find_if(results.begin(), results.end(), [](const BenchResult &r) {
         return r.c.op == "sat" && r.c.variant == "naive";
@@ -173,6 +203,14 @@ TEST(BenchCuda, CubSatSelfCheck) {
     std::string why;
     if (cuda_unavailable(why)) GTEST_SKIP() << why;
     EXPECT_LT(cub_sat_self_check_error(), 1e-5);
+}
+
+TEST(BenchCuda, CufftGaussianSelfCheck) {
+    std::string why;
+    if (cuda_unavailable(why)) GTEST_SKIP() << why;
+    why = bench_cufft_unavailable_reason();
+    if (!why.empty()) GTEST_SKIP() << why;
+    EXPECT_LE(cufft_gaussian_self_check_error(), 1e-4);
 }
 
 }  // namespace

@@ -157,7 +157,7 @@ void print_table(const BenchArgs &args, const std::vector<BenchResult> &results)
         "calls back to back. floor = the copy measured at the same size: floor GiP/s = copy bytes/s /\n"
         "B/px / 2^30, of_floor = GiP/s / floor GiP/s.\n\n",
         o.repetitions, o.warmup, o.seed);
-    std::printf("%-8s %-11s %-12s %-6s %12s %10s %5s %9s  %s\n", "op", "variant", "size", "device",
+    std::printf("%-14s %-11s %-12s %-6s %12s %10s %5s %9s  %s\n", "op", "variant", "size", "device",
                 "median_ms", "GiP/s", "B/px", "of_floor", "note");
     auto number = [](double value, const char *format) {
         char text[32] = "-";
@@ -166,7 +166,7 @@ void print_table(const BenchArgs &args, const std::vector<BenchResult> &results)
     };
     for (const BenchResult &r : results) {
         const std::string size = std::to_string(r.c.width) + "x" + std::to_string(r.c.height);
-        std::printf("%-8s %-11s %-12s %-6s %12s %10s %5s %9s  %s\n", r.c.op.c_str(),
+        std::printf("%-14s %-11s %-12s %-6s %12s %10s %5s %9s  %s\n", r.c.op.c_str(),
                     r.c.variant.empty() ? "-" : r.c.variant.c_str(), size.c_str(), device_name(r.c.device),
                     number(r.median_ms, "%.4f").c_str(), number(r.gips, "%.2f").c_str(),
                     number(r.bytes_per_pixel, "%.0f").c_str(), number(r.floor_fraction, "%.3f").c_str(),
@@ -194,14 +194,19 @@ void run(const BenchArgs &args) {
 Command add_bench_command(CLI::App &app) {
     auto args = std::make_shared<BenchArgs>();
     CLI::App *cmd = app.add_subcommand("bench", "Time the pipelines and baselines against the copy floor");
+    char sigma[16];  // the one σ of both Gaussians
+    std::snprintf(sigma, sizeof(sigma), "%g", kBenchGaussianSigma);
     cmd->footer(
         "Runs every case in this process on random float32 W×H images already in place (on the GPU for\n"
         "cuda). Ops: copy (the floor: cudaMemcpyAsync device to device, or memcpy; 8 B/px), sat (the\n"
         "SAT variants; 8 B/px), cub-sat (a two-pass CUB SAT, CUDA only; 8 B/px), iir (ALG-order1: a1 =\n"
-        "-0.5; ALG-order3: the van Vliet Gaussian, sigma 4, as sections; ALG = rt, 4, 5, 6; 12 B/px). Cases "
-        "that cannot run\n"
-        "say why in their note (unavailable, not built); exit status 1 when a case failed. docs/bench.md.");
-    cmd->add_option("--op", args->ops, "Ops, comma-separated: copy, sat, cub-sat, iir")
+        "-0.5; ALG-order3: the van Vliet Gaussian, sigma " +
+        std::string(sigma) +
+        ", as sections; ALG = rt, 4, 5, 6; 12 B/px),\n"
+        "cufft-gaussian (the same Gaussian's FFT convolution with cuFFT, CUDA only; 8 B/px). Cases that\n"
+        "cannot run say why in their note (unavailable, not built); exit status 1 when a case failed.\n"
+        "docs/bench.md.");
+    cmd->add_option("--op", args->ops, "Ops, comma-separated: copy, sat, cub-sat, iir, cufft-gaussian")
         ->delimiter(',')
         ->check(CLI::IsMember(bench_ops()))
         ->capture_default_str();
@@ -224,7 +229,8 @@ Command add_bench_command(CLI::App &app) {
         ->capture_default_str();
     cmd->add_option("--seed", args->options.seed, "Seed of the random input")->capture_default_str();
     cmd->add_flag("--check", args->options.check,
-                  "Also compare the copy, sat and cub-sat outputs with a double-precision reference");
+                  "Also compare the copy, sat and cub-sat outputs with a double-precision reference (the "
+                  "baselines' small-image self-checks run always)");
     cmd->add_flag("--json", args->json,
                   "One JSON object per line (a header, then one per case) instead of a table");
     return {cmd, [args] { run(*args); }};
