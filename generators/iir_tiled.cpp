@@ -219,11 +219,13 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
         select(x < width && y < height, input(min(x, width - 1), min(y, height - 1), c), 0.0f);
 
     // A tile from its samples, filtered down the columns, then (with `rows`) along the rows.
-    // Past b it only holds captured carries, so there it reads the last row and column instead
-    // of the next tiles.
+    // Past b it holds carries or seeds, each written before it is read; its pure definition there
+    // reads whatever samples lie there (the next tiles', or zeros), so that each row and column
+    // of the tile reads one contiguous range of samples.
     auto edge_tile = [&](const std::string &name, const Seeds &column_seeds, bool column_capture, bool rows) {
         TileScans t = new_tile(name, rows ? b + 2 * KH : b);
-        t.func(xi, yi, tx, ty, c) = f.samples(tx * b + min(xi, b - 1), ty * b + min(yi, b - 1), c);
+        t.rows = b + 2 * KV;
+        t.func(xi, yi, tx, ty, c) = f.samples(tx * b + xi, ty * b + yi, c);
         Seeds seeds = column_seeds;
         if (column_seeds.prologue) seeds = stage_seeds(t, b, column_seeds, KV, Seeds{}, KH).column;
         add_scans(t, Dim::y, vertical, b, valid_y, seeds, column_capture, true);
@@ -311,7 +313,7 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
     // 5. Per tile: re-read, seeded scans down the columns and along the rows, write.
     f.final_tile = new_tile("final_tile", b + 2 * KH);
     f.final_tile.rows = b + 2 * KV;
-    f.final_tile.func(xi, yi, tx, ty, c) = f.samples(tx * b + min(xi, b - 1), ty * b + min(yi, b - 1), c);
+    f.final_tile.func(xi, yi, tx, ty, c) = f.samples(tx * b + xi, ty * b + yi, c);
     const StagedSeeds staged = stage_seeds(f.final_tile, b, column_seeds, KV, row_seeds, KH);
     add_scans(f.final_tile, Dim::y, vertical, b, valid_y, staged.column, false, true);
     add_scans(f.final_tile, Dim::x, horizontal, b, valid_x, staged.row, false, true);

@@ -53,7 +53,7 @@ struct TileUpdate {
 struct TileScans {
     Halide::Func func;
     int columns = 0;  // its stored width
-    int rows = 0;     // its stored height, where known (0: inferred)
+    int rows = 0;     // its stored height
     std::vector<TileUpdate> updates;
 };
 

@@ -17,6 +17,42 @@ void stage_tile(Func tile, Var xi, Var yi, int b, int rows_per_pass, int columns
         .unroll(yo);
 }
 
+namespace {
+// Rows a thread loads into registers at once: more loads in flight, within the register budget.
+constexpr int kRowsPerBatch = 17;
+struct RowSplit {
+    int batches, batch;
+};
+RowSplit row_split(int rows, int rows_per_pass) {
+    const int per_thread = (rows + rows_per_pass - 1) / rows_per_pass;
+    const int batches = (per_thread + kRowsPerBatch - 1) / kRowsPerBatch;
+    return {batches, (per_thread + batches - 1) / batches};
+}
+}  // namespace
+
+int staged_rows(int rows, int rows_per_pass) {
+    const RowSplit r = row_split(rows, rows_per_pass);
+    return r.batches * r.batch * rows_per_pass;
+}
+
+void stage_tile_through_registers(Func tile, Func source, Var xi, Var yi, int b, int rows_per_pass,
+                                  int columns, int rows) {
+    Var yt("yt"), yo("yo"), yb("yb"), yr("yr"), xo("xo"), xt("xt");
+    const RowSplit r = row_split(rows, rows_per_pass);
+    tile.bound_storage(xi, std::max(columns, b) + 1)
+        .split(yi, yt, yo, r.batches * r.batch, TailStrategy::RoundUp)
+        .split(yo, yb, yr, r.batch, TailStrategy::RoundUp)
+        .split(xi, xo, xt, b, TailStrategy::GuardWithIf)
+        .reorder(yr, yb, xo, xt, yt)
+        .gpu_threads(xt, yt)
+        .unroll(xo)
+        .unroll(yb)
+        .unroll(yr);
+    Func loaded = source.in(tile);
+    loaded.compute_at(tile, yb);
+    for (const Var &v : loaded.args()) loaded.unroll(v);
+}
+
 Var tile_output_cuda(Func output, Var x, Var y, Var c, int b, int rows_per_pass) {
     Var xo("xo"), yt("yt"), xi("xi_out"), yi("yi_out"), yio("yio"), yii("yii");
     output.tile(x, y, xo, yt, xi, yi, b, b, TailStrategy::GuardWithIf)

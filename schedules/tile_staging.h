@@ -11,6 +11,15 @@ namespace cascade {
 // columns past b are loaded by the same b threads, so a block stays b × rows_per_pass threads.
 void stage_tile(Halide::Func tile, Halide::Var xi, Halide::Var yi, int b, int rows_per_pass, int columns = 0);
 
+// The same, each thread staging `rows` / rows_per_pass consecutive rows (rounded up; see
+// staged_rows) of one column: its loads from `source` (the Func the tile's pure definition reads)
+// go to registers first, all issued before the first store to shared memory. Interleaved
+// load–store pairs had each thread wait a full memory latency per row: on the H100, warps spent a
+// third of their time on that scoreboard in the IIR's last pass (order 1, 8192²).
+void stage_tile_through_registers(Halide::Func tile, Halide::Func source, Halide::Var xi, Halide::Var yi,
+                                  int b, int rows_per_pass, int columns, int rows);
+int staged_rows(int rows, int rows_per_pass);
+
 // The last pass of a tiled algorithm: `output` (x, y, c) written one b×b tile per GPU block by
 // b × rows_per_pass threads. Returns the block's var, where the tile's Func is computed.
 Halide::Var tile_output_cuda(Halide::Func output, Halide::Var x, Halide::Var y, Halide::Var c, int b,

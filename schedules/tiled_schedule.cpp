@@ -96,7 +96,8 @@ void schedule_iir_tiled_cuda(IirTiledFuncs &f, int rows) {
     // A tile in shared memory; each scan one thread per column (row), the scan unrolled so the
     // running values stay in registers and the seeds' selects fold away.
     auto schedule_tile = [&](TileScans t) {
-        stage_tile(t.func, t.func.args()[0], t.func.args()[1], b, rows, t.columns);
+        stage_tile_through_registers(t.func, f.samples, t.func.args()[0], t.func.args()[1], b, rows,
+                                     t.columns, t.rows);
         for (const TileUpdate &u : t.updates)
             t.func.update(u.index).reorder(u.along, u.across).gpu_threads(u.across).unroll(u.along);
     };
@@ -191,7 +192,7 @@ void schedule_iir_tiled_cuda(IirTiledFuncs &f, int rows) {
     }
 
     compute_one_tile_at(f.final_tile.func, f.output, tile_output_cuda(f.output, f.x, f.y, f.c, b, rows),
-                        f.final_tile.columns, f.final_tile.rows);
+                        f.final_tile.columns, staged_rows(f.final_tile.rows, rows));
     schedule_tile(f.final_tile);
 }
 
