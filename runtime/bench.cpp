@@ -19,8 +19,10 @@
 #include "error.h"
 #include "filter.h"
 #include "gaussian.h"
+#include "gaussian_blur.h"
 #include "iir.h"
 #include "pipeline_call.h"
+#include "reference.h"
 #include "sat.h"
 #ifdef CASCADE_HAVE_CUDA_RUNTIME
 #include "baselines/cub_sat.h"
@@ -106,6 +108,43 @@ std::function<void()> iir_call(const std::string &variant, halide_buffer_t *inpu
     auto plan = std::make_shared<IirPlan>(Filter2D{filter, filter}, input->dim[0].extent,
                                           input->dim[1].extent, Form::automatic, a, device);
     return [=] { plan->run(input, output); };
+}
+
+// The bench's recursive Gaussians, by method name (gaussian_blur.h), σ = kBenchGaussianSigma,
+// with the automatic algorithm. The plan (coefficients, tables, taps and, for deriche, the FIR's
+// intermediate image on the same device as the buffers) is made once, so a timed call is the
+// pipelines alone.
+std::function<void()> gaussian_call(const std::string &variant, halide_buffer_t *input,
+                                    halide_buffer_t *output, Device device) {
+    GaussianMethod method;
+    try {
+        method = parse_gaussian_method(variant);
+    } catch (const Error &e) {
+        throw Skip{std::string("unknown variant: ") + e.what()};
+    }
+    auto plan = std::make_shared<GaussianPlan>(design_gaussian(kBenchGaussianSigma, method),
+                                               input->dim[0].extent, input->dim[1].extent, 1, Form::automatic,
+                                               Algorithm::automatic, device);
+    return [=] { plan->run(input, output); };
+}
+
+// max |output − reference| ÷ max |reference| for a Gaussian case: the method's own design run in
+// double (runtime/reference.h), so the error is the pipeline's rounding, not the method's.
+double gaussian_error(const std::string &variant, const float *input, const float *output, int width,
+                      int height) {
+    const GaussianDesign design = design_gaussian(kBenchGaussianSigma, parse_gaussian_method(variant));
+    reference::Matrix x(height, width);
+    for (int y = 0; y < height; y++)
+        for (int i = 0; i < width; i++) x(y, i) = input[size_t(y) * width + i];
+    const reference::Matrix want = design.method == GaussianMethod::twoway
+                                       ? reference::two_way_2d(design.two_way, x)
+                                       : reference::fir_iir_2d(design.parts, x);
+    double error = 0;
+    for (int y = 0; y < height; y++)
+        for (int i = 0; i < width; i++)
+            error = std::max(error, std::abs(output[size_t(y) * width + i] - want(y, i)));
+    const double largest = want.cwiseAbs().maxCoeff();
+    return largest > 0 ? error / largest : error;
 }
 
 // The buffers of one size on one device: W×H×1 float32 input (random) and output, host-backed;
@@ -222,8 +261,10 @@ std::function<void()> prepare(const BenchCase &c, Workspace &ws) {
     if (c.op == "copy") return ws.copy();
     if (c.op == "cub-sat") return ws.cub_sat();
     if (c.op == "iir") return iir_call(c.variant, ws.input(), ws.output(), c.device);
+    if (c.op == "gaussian") return gaussian_call(c.variant, ws.input(), ws.output(), c.device);
     if (c.op == "cufft-gaussian") return ws.cufft_gaussian();
-    if (c.op != "sat") throw Skip{"unknown op (expected copy, sat, cub-sat, iir or cufft-gaussian)"};
+    if (c.op != "sat")
+        throw Skip{"unknown op (expected copy, sat, cub-sat, iir, gaussian or cufft-gaussian)"};
     SatAlgorithm algorithm;
     try {
         algorithm = parse_sat_algorithm(c.variant);
@@ -235,20 +276,29 @@ std::function<void()> prepare(const BenchCase &c, Workspace &ws) {
     };
 }
 
+// A missing variant (find_variant's "no <device> variant of …") is a property of the build, not
+// a failure of the run; plans look their variants up when made, pipelines when called.
+Skip classify(const Error &e) {
+    const std::string what = e.what();
+    const bool missing = what.rfind("no ", 0) == 0 && what.find(" variant of ") != std::string::npos;
+    return Skip{(missing ? "not built: " : "failed: ") + what};
+}
+
 // Probes the case once (so errors surface before timing), times it, fills in the rates.
 void run_case(BenchResult &r, Workspace &ws, double copy_ms, const BenchOptions &options) {
-    std::function<void()> op = prepare(r.c, ws);
+    std::function<void()> op;
+    try {
+        op = prepare(r.c, ws);
+    } catch (const Error &e) {
+        throw classify(e);
+    }
     if (r.c.op == "copy") {
         r.median_ms = copy_ms;
     } else {
         try {
             op();
         } catch (const Error &e) {
-            // A missing variant (find_variant's "no <device> variant of …") is a property of the
-            // build, not a failure of the run.
-            const std::string what = e.what();
-            const bool missing = what.rfind("no ", 0) == 0 && what.find(" variant of ") != std::string::npos;
-            throw Skip{(missing ? "not built: " : "failed: ") + what};
+            throw classify(e);
         }
         r.median_ms = median(ws.time(op, options));
     }
@@ -257,13 +307,16 @@ void run_case(BenchResult &r, Workspace &ws, double copy_ms, const BenchOptions 
     const double copy_bytes_per_second = kCopyBytesPerPixel * pixels / (copy_ms * 1e-3);
     r.floor_fraction = r.gips / (copy_bytes_per_second / r.bytes_per_pixel / kGi);
     // iir and cufft-gaussian have no full-size reference here; cufft-gaussian has its self-check.
-    if (options.check && (r.c.op == "copy" || r.c.op == "sat" || r.c.op == "cub-sat")) {
+    const bool gaussian = r.c.op == "gaussian";
+    if (options.check && (r.c.op == "copy" || r.c.op == "sat" || r.c.op == "cub-sat" || gaussian)) {
         op();  // the output holds the last case's result
         const float *out = ws.result();
         if (r.c.op == "copy") {
             if (std::memcmp(out, ws.host_input(), ws.bytes()) != 0) r.note = "CHECK FAILED: the copy differs";
         } else {
-            const double error = sat_error(ws.host_input(), out, r.c.width, r.c.height);
+            const double error =
+                gaussian ? gaussian_error(r.c.variant, ws.host_input(), out, r.c.width, r.c.height)
+                         : sat_error(ws.host_input(), out, r.c.width, r.c.height);
             char text[96];
             std::snprintf(text, sizeof(text), "%scheck: max error %.2g of the largest value",
                           error > kCheckTolerance ? "CHECK FAILED: " : "", error);
@@ -351,7 +404,8 @@ void run_group(std::vector<BenchResult> &results, const std::vector<size_t> &gro
 bool measured(const BenchResult &result) { return std::isfinite(result.median_ms) && result.median_ms > 0; }
 
 const std::vector<std::string> &bench_ops() {
-    static const std::vector<std::string> ops = {"copy", "sat", "cub-sat", "iir", "cufft-gaussian"};
+    static const std::vector<std::string> ops = {"copy", "sat",      "cub-sat",
+                                                 "iir",  "gaussian", "cufft-gaussian"};
     return ops;
 }
 
@@ -360,11 +414,14 @@ std::vector<std::string> bench_variants(const std::string &op) {
     if (op == "iir")
         return {"rt-order1", "rt-order3", "4-order1", "4-order3",
                 "5-order1",  "5-order3",  "6-order1", "6-order3"};
+    if (op == "gaussian") return {"vanvliet", "deriche2", "deriche4", "twoway"};
     return {""};
 }
 
 double bench_bytes_per_pixel(const std::string &op) {
-    if (op == "iir") return 12;  // two reads (the column passes' result is re-read), one write
+    // Two reads (the column passes' result is re-read), one write. gaussian keeps iir's model:
+    // deriche's FIR pass moves one more read and write, counted as the method's cost.
+    if (op == "iir" || op == "gaussian") return 12;
     // cufft-gaussian: the task's one read and one write, like the recursive Gaussian's ideal; the
     // FFT moves several times that (docs/bench.md).
     if (op == "copy" || op == "sat" || op == "cub-sat" || op == "cufft-gaussian") return 8;

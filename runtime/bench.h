@@ -7,12 +7,16 @@
 
 namespace cascade {
 
-// σ of the bench's Gaussians: the recursive one (iir ALG-order3) and the FFT one (cufft-gaussian).
+// σ of the bench's Gaussians: the recursive ones (iir ALG-order3, gaussian) and the FFT one
+// (cufft-gaussian).
 inline constexpr double kBenchGaussianSigma = 4.0;
 
 struct BenchCase {
-    std::string op;       // "copy", "sat", "cub-sat" (CUDA only), "iir" or "cufft-gaussian" (CUDA only)
-    std::string variant;  // sat: a parse_sat_algorithm name; iir: "<rt|4|5|6>-<order1|order3>"; else ""
+    // "copy", "sat", "cub-sat" (CUDA only), "iir", "gaussian" or "cufft-gaussian" (CUDA only)
+    std::string op;
+    // sat: a parse_sat_algorithm name; iir: "<rt|4|5|6>-<order1|order3>"; gaussian: a
+    // parse_gaussian_method name (vanvliet, deriche2, deriche4, twoway); else ""
+    std::string variant;
     int width = 0, height = 0;
     Device device = Device::cpu;
 };
@@ -21,7 +25,7 @@ struct BenchOptions {
     int warmup = 3;        // untimed calls first (a CUDA pipeline's first call costs 0.2–0.5 s)
     int repetitions = 30;  // timed calls; the median is reported
     unsigned seed = 1;     // of the random input
-    bool check = false;    // compare copy, sat and cub-sat results with a double reference
+    bool check = false;    // compare copy, sat, cub-sat and gaussian results with a double reference
 };
 
 struct BenchResult {
@@ -46,7 +50,8 @@ std::vector<BenchResult> run_benchmark(const std::vector<BenchCase> &cases, cons
 // The ops in their default order, and each op's variants (one empty name for ops with none).
 const std::vector<std::string> &bench_ops();
 std::vector<std::string> bench_variants(const std::string &op);
-double bench_bytes_per_pixel(const std::string &op);  // copy, sat, cub-sat, cufft-gaussian: 8; iir: 12
+// copy, sat, cub-sat, cufft-gaussian: 8; iir, gaussian: 12
+double bench_bytes_per_pixel(const std::string &op);
 
 // Empty when CUDA cases can run here; otherwise why not.
 std::string bench_cuda_unavailable_reason();

@@ -52,6 +52,19 @@ double unit_dc_gain(const std::vector<double> &feedback) {
     return sum;
 }
 
+RecursiveFilter unit_gain_filter(const std::vector<std::complex<double>> &poles) {
+    std::vector<std::complex<double>> poly{1.0};
+    for (std::complex<double> p : poles) {
+        poly.push_back(0.0);
+        for (size_t k = poly.size() - 1; k >= 1; k--) poly[k] -= p * poly[k - 1];
+    }
+    // Conjugate pairs make the coefficients real; what imaginary part is left is rounding.
+    RecursiveFilter f;
+    for (size_t k = 1; k < poly.size(); k++) f.feedback.push_back(poly[k].real());
+    f.gain = unit_dc_gain(f.feedback);
+    return f;
+}
+
 void require_stable(const RecursiveFilter &filter) {
     if (filter.order() < 1) throw Error("the filter needs at least one feedback coefficient");
     if (!std::isfinite(filter.gain)) throw Error("the gain is not a finite number");

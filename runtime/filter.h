@@ -28,6 +28,10 @@ std::vector<std::complex<double>> poles(const RecursiveFilter &filter);
 // The gain that makes a pass's response to a constant equal that constant: 1 + Σ a_k.
 double unit_dc_gain(const std::vector<double> &feedback);
 
+// The pass with these poles (complex ones in conjugate pairs) and unit DC gain: the feedback is
+// Π (1 − p z⁻¹) = 1 + a_1 z⁻¹ + … + a_r z⁻ʳ.
+RecursiveFilter unit_gain_filter(const std::vector<std::complex<double>> &poles);
+
 // The same filter as a cascade of sections of order ≤ 2: one per complex-conjugate pair, one per
 // two real poles at least kMinPairedPoleGap apart, one per remaining real pole; the gain rides
 // on the first.

@@ -30,20 +30,18 @@ double variance_of(const std::vector<Complex> &poles) {
     return v.real();
 }
 
-RecursiveFilter from_poles(const std::vector<Complex> &poles) {
-    // Π (1 − p z⁻¹) = 1 + a_1 z⁻¹ + … ; conjugate pairs make the coefficients real.
-    std::vector<Complex> poly{1.0};
-    for (Complex p : poles) {
-        poly.push_back(0.0);
-        for (size_t k = poly.size() - 1; k >= 1; k--) poly[k] -= p * poly[k - 1];
-    }
-    RecursiveFilter f;
-    for (size_t k = 1; k < poly.size(); k++) f.feedback.push_back(poly[k].real());
-    f.gain = unit_dc_gain(f.feedback);
-    return f;
-}
-
 }  // namespace
+
+std::vector<double> sampled_gaussian(double sigma, int radius) {
+    std::vector<double> g;
+    double sum = 0;
+    for (int k = -radius; k <= radius; k++) {
+        g.push_back(std::exp(-0.5 * (k / sigma) * (k / sigma)));
+        sum += g.back();
+    }
+    for (double &v : g) v /= sum;
+    return g;
+}
 
 double pair_variance(const RecursiveFilter &filter) {
     auto p = poles(filter);
@@ -62,7 +60,7 @@ RecursiveFilter van_vliet_gaussian(double sigma) {
         double mid = 0.5 * (lo + hi);
         (variance_of(scaled_poles(std::exp(mid))) < sigma * sigma ? lo : hi) = mid;
     }
-    return from_poles(scaled_poles(std::exp(0.5 * (lo + hi))));
+    return unit_gain_filter(scaled_poles(std::exp(0.5 * (lo + hi))));
 }
 
 }  // namespace cascade

@@ -9,6 +9,10 @@ namespace cascade {
 // cascade::Error unless sigma is finite and in [0.5, 2000].
 RecursiveFilter van_vliet_gaussian(double sigma);
 
+// exp(−k²/2σ²) for k = −radius … radius, scaled to sum 1: the Gaussian the recursive ones
+// approximate, as a direct convolution.
+std::vector<double> sampled_gaussian(double sigma, int radius);
+
 // Variance of the symmetric causal–anticausal pair with `filter`'s poles: Σ 2p/(1−p)².
 double pair_variance(const RecursiveFilter &filter);
 

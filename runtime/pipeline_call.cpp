@@ -72,21 +72,28 @@ void require_addressable(const std::string &what, double width, double height, d
 
 void run_on_host(const Variant &variant, PipelineCall &call, const std::vector<halide_buffer_t *> &inputs,
                  const std::vector<halide_buffer_t *> &outputs) {
-    if (variant.device == Device::cpu) {
-        call.run(variant);
+    run_on_host(
+        variant.device, [&] { call.run(variant); }, inputs, outputs);
+}
+
+void run_on_host(Device device, const std::function<void()> &steps,
+                 const std::vector<halide_buffer_t *> &inputs, const std::vector<halide_buffer_t *> &outputs,
+                 const std::vector<halide_buffer_t *> &temporaries) {
+    if (device == Device::cpu) {
+        steps();
         return;
     }
     for (halide_buffer_t *b : inputs) b->set_host_dirty(true);
     std::string failure;
     try {
-        call.run(variant);
+        steps();
     } catch (const Error &e) {
         failure = e.what();
     }
     for (halide_buffer_t *b : outputs)
         if (failure.empty() && b->device && halide_copy_to_host(nullptr, b) != 0)
             failure = "copying the result from the CUDA device failed: " + last_halide_error;
-    for (const auto *list : {&inputs, &outputs})
+    for (const auto *list : {&inputs, &outputs, &temporaries})
         for (halide_buffer_t *b : *list)
             if (b->device) halide_device_free(nullptr, b);
     if (!failure.empty()) throw Error(failure);

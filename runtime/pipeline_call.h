@@ -3,6 +3,7 @@
 // variant's metadata, so one caller serves every generator whatever its arity.
 #include <HalideBuffer.h>
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -35,5 +36,12 @@ void require_addressable(const std::string &what, double width, double height, d
 // host-dirty first, and the outputs are copied back and every device allocation released after.
 void run_on_host(const Variant &variant, PipelineCall &call, const std::vector<halide_buffer_t *> &inputs,
                  const std::vector<halide_buffer_t *> &outputs);
+
+// The same for a chain of calls on `device`: `steps` makes every call; `temporaries` carry results
+// from one call to the next (on the device for CUDA, never copied back) and are released with the
+// rest.
+void run_on_host(Device device, const std::function<void()> &steps,
+                 const std::vector<halide_buffer_t *> &inputs, const std::vector<halide_buffer_t *> &outputs,
+                 const std::vector<halide_buffer_t *> &temporaries = {});
 
 }  // namespace cascade

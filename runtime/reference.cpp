@@ -44,6 +44,59 @@ Matrix filter_2d(const Filter2D &filter, const Matrix &X) {
     return anticausal_rows(filter.horizontal, U, Matrix::Zero(h, rh));
 }
 
+Matrix fir_2d(const std::vector<double> &vertical, const std::vector<double> &horizontal, const Matrix &X) {
+    const Eigen::Index h = X.rows(), w = X.cols();
+    const int rv = int(vertical.size() / 2), rh = int(horizontal.size() / 2);
+    Matrix V = Matrix::Zero(h, w), U = Matrix::Zero(h, w);
+    for (Eigen::Index y = 0; y < h; y++)
+        for (int k = 0; k <= 2 * rv; k++)
+            if (y + k - rv >= 0 && y + k - rv < h) V.row(y) += vertical[k] * X.row(y + k - rv);
+    for (Eigen::Index x = 0; x < w; x++)
+        for (int k = 0; k <= 2 * rh; k++)
+            if (x + k - rh >= 0 && x + k - rh < w) U.col(x) += horizontal[k] * V.col(x + k - rh);
+    return U;
+}
+
+Matrix fir_iir_2d(const FirIirGaussian &g, const Matrix &X) {
+    return filter_2d(Filter2D{g.pass, g.pass}, fir_2d(g.taps, g.taps, X));
+}
+
+namespace {
+
+// One line of the two-way filter: a column vector of L samples cut at m = ⌊L/2⌋.
+Matrix two_way_line(const TwoWayGaussian &g, const Matrix &x) {
+    const Eigen::Index L = x.rows(), m = L / 2;
+    const int radius = int(g.kernel.size() / 2);
+    double centre = 0;
+    for (int k = -radius; k <= radius; k++)
+        if (m + k >= 0 && m + k < L) centre += g.kernel[k + radius] * x(m + k, 0);
+    Matrix left = x.topRows(m), right = x.bottomRows(L - 1 - m);
+    // First pass, from the far ends inward, from zero.
+    for (const RecursiveFilter &s : g.sections) {
+        const Matrix zeros = Matrix::Zero(s.order(), 1);
+        left = causal(s, zeros, left);
+        right = anticausal(s, right, zeros);
+    }
+    // Second pass, from the centre outward, every section's state the centre value.
+    for (const RecursiveFilter &s : g.sections) {
+        const Matrix seed = Matrix::Constant(s.order(), 1, centre);
+        left = anticausal(s, left, seed);
+        right = causal(s, seed, right);
+    }
+    Matrix y(L, 1);
+    y << left, Matrix::Constant(1, 1, centre), right;
+    return y;
+}
+
+}  // namespace
+
+Matrix two_way_2d(const TwoWayGaussian &g, const Matrix &X) {
+    Matrix V(X.rows(), X.cols()), U(X.rows(), X.cols());
+    for (Eigen::Index c = 0; c < X.cols(); c++) V.col(c) = two_way_line(g, X.col(c));
+    for (Eigen::Index r = 0; r < X.rows(); r++) U.row(r) = two_way_line(g, V.row(r).transpose()).transpose();
+    return U;
+}
+
 Matrix summed_area_table(const Matrix &X) {
     Matrix V = X;
     for (Eigen::Index i = 1; i < V.rows(); i++) V.row(i) += V.row(i - 1);

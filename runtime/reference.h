@@ -5,8 +5,10 @@
 #include <Eigen/Dense>
 #include <vector>
 
+#include "deriche.h"
 #include "filter.h"
 #include "image.h"
+#include "twoway.h"
 
 namespace cascade::reference {
 
@@ -26,6 +28,18 @@ Matrix anticausal_rows(const RecursiveFilter &f, const Matrix &X, const Matrix &
 // The 2D filter of one h×w plane with zero prologues and epilogues (boundary `none`):
 // V = R^T(F^T(0, R(F(0, X), 0)), 0).
 Matrix filter_2d(const Filter2D &filter, const Matrix &X);
+
+// The separable FIR of one plane, the plane zero outside (boundary `none`): taps of odd length
+// 2R+1 centred on tap R, down the columns (`vertical`), then along the rows (`horizontal`).
+Matrix fir_2d(const std::vector<double> &vertical, const std::vector<double> &horizontal, const Matrix &X);
+
+// A Gaussian in cascade form (deriche.h): the numerator FIR on the zero-extended plane, then
+// filter_2d with the pass in both dimensions.
+Matrix fir_iir_2d(const FirIirGaussian &g, const Matrix &X);
+
+// Lee et al.'s two-way partitioned Gaussian (twoway.h) of one plane, down the columns, then along
+// the rows, zero past the ends of each line (boundary `none`), as the pipeline computes it.
+Matrix two_way_2d(const TwoWayGaussian &g, const Matrix &X);
 
 // The inclusive summed-area table of one plane, in double.
 Matrix summed_area_table(const Matrix &X);

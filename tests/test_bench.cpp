@@ -94,6 +94,48 @@ TEST(Bench, IirOnTheCpuUsesTheTwelveByteModel) {
     }
 }
 
+TEST(Bench, GaussianIsListedWithItsMethods) {
+    const std::vector<std::string> &ops = bench_ops();
+    EXPECT_NE(std::find(ops.begin(), ops.end(), "gaussian"), ops.end());
+    EXPECT_EQ(bench_variants("gaussian"),
+              (std::vector<std::string>{"vanvliet", "deriche2", "deriche4", "twoway"}));
+    EXPECT_EQ(bench_bytes_per_pixel("gaussian"), 12);
+}
+
+class BenchGaussianCpu : public ::testing::TestWithParam<std::string> {};
+
+// Every method runs on the CPU (its variants are built for every build with a CPU target) and
+// matches its own design in double.
+TEST_P(BenchGaussianCpu, RunsAndMatchesItsReference) {
+    const auto results = run_benchmark(
+        {{"copy", "", kWidth, kHeight, Device::cpu}, {"gaussian", GetParam(), kWidth, kHeight, Device::cpu}},
+        quick());
+    const BenchResult &gaussian = results[1];
+    expect_consistent(gaussian, results[0]);
+    EXPECT_EQ(gaussian.bytes_per_pixel, 12);
+    EXPECT_TRUE(starts_with(gaussian.note, "check: max error")) << gaussian.note;
+}
+
+// Repeated calls reuse the plan's intermediate image: several sizes in one run stay separate.
+TEST_P(BenchGaussianCpu, SeveralSizesInOneRun) {
+    const auto results = run_benchmark({{"copy", "", 33, 17, Device::cpu},
+                                        {"gaussian", GetParam(), 33, 17, Device::cpu},
+                                        {"copy", "", 1, 1, Device::cpu},
+                                        {"gaussian", GetParam(), 1, 1, Device::cpu}},
+                                       quick());
+    expect_consistent(results[1], results[0]);
+    expect_consistent(results[3], results[2]);
+}
+
+INSTANTIATE_TEST_SUITE_P(Methods, BenchGaussianCpu, ::testing::ValuesIn(bench_variants("gaussian")),
+                         [](const auto &info) { return "gaussian_" + info.param; });
+
+TEST(Bench, UnknownGaussianMethodSaysWhy) {
+    const auto results = run_benchmark({{"gaussian", "deriche9", kWidth, kHeight, Device::cpu}}, quick());
+    EXPECT_FALSE(measured(results[0]));
+    EXPECT_TRUE(starts_with(results[0].note, "unknown variant")) << results[0].note;
+}
+
 TEST(Bench, CasesOfSeveralSizesKeepTheirOrderAndFloors) {
     const auto results = run_benchmark({{"sat", "naive", 33, 17, Device::cpu},
                                         {"copy", "", 64, 48, Device::cpu},
@@ -178,6 +220,8 @@ TEST(BenchCuda, EveryOpOnTheDevice) {
     std::vector<BenchCase> cases = {{"copy", "", w, h, Device::cuda}, {"cub-sat", "", w, h, Device::cuda}};
     for (const std::string &v : bench_variants("sat")) cases.push_back({"sat", v, w, h, Device::cuda});
     for (const std::string &v : bench_variants("iir")) cases.push_back({"iir", v, w, h, Device::cuda});
+    for (const std::string &v : bench_variants("gaussian"))
+        cases.push_back({"gaussian", v, w, h, Device::cuda});
     // cuFFT is loaded at run time and may be missing where the driver is not (its own test says).
     const bool fft = bench_cufft_unavailable_reason().empty();
     if (fft) cases.push_back({"cufft-gaussian", "", w, h, Device::cuda});
@@ -185,7 +229,8 @@ TEST(BenchCuda, EveryOpOnTheDevice) {
     expect_all_consistent(results);
     EXPECT_NEAR(results[0].floor_fraction, 1.0, 1e-12);
     for (const BenchResult &r : results) {
-        if ((r.c.op == "sat" || r.c.op == "cub-sat") && !starts_with(r.note, "not built"))
+        if ((r.c.op == "sat" || r.c.op == "cub-sat" || r.c.op == "gaussian") &&
+            !starts_with(r.note, "not built"))
             EXPECT_NE(r.note.find("check: max error"), std::string::npos) << r.c.variant << ": " << r.note;
     }
     EXPECT_NE(results[1].note.find("self-check"), std::string::npos) << results[1].note;

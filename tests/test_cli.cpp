@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "device.h"
+#include "gaussian_blur.h"
 #include "image_io.h"
 #include "reference.h"
 #include "test_support.h"
@@ -237,6 +238,44 @@ TEST_F(CliTest, FailureLeavesAnExistingOutputUntouched) {
     Result r = run_cli("iir " + sample + " " + out + " --feedback -1.5");
     EXPECT_EQ(r.status, 1);
     EXPECT_EQ(slurp(out), "precious");
+}
+
+TEST_F(CliTest, GaussianMethodsMatchTheirReferences) {
+    auto rng = testing::rng_for_test();
+    const Image input = testing::random_image(rng, 41, 29, 2);
+    const std::string in = write_npy(input, "in.npy");
+    for (const char *method : {"vanvliet", "deriche2", "deriche4", "twoway"}) {
+        const std::string out = path(std::string(method) + ".npy");
+        Result r = run_cli("gaussian " + in + " " + out + " --sigma 3 --device cpu --method " + method);
+        ASSERT_EQ(r.status, 0) << method << ": " << r.err;
+        const Image output = to_planar_float(read_image(out));
+        const GaussianDesign design = design_gaussian(3, parse_gaussian_method(method));
+        for (int c = 0; c < 2; c++) {
+            const auto x = reference::plane(input, c);
+            const std::string m = method;
+            const auto expected =
+                m == "vanvliet" ? reference::filter_2d(Filter2D{design.parts.pass, design.parts.pass}, x)
+                : m == "twoway" ? reference::two_way_2d(design.two_way, x)
+                                : reference::fir_iir_2d(design.parts, x);
+            EXPECT_TRUE(testing::within_relative_l2(reference::plane(output, c), expected, 1e-5))
+                << method << " channel " << c;
+        }
+    }
+}
+
+TEST_F(CliTest, GaussianRefusesBadSigmaAndUnknownMethods) {
+    const std::string sample = testing::source_dir() + "/data/astronaut.png";
+    const std::string out = path("out.npy");
+    for (const char *method : {"vanvliet", "deriche2", "deriche4", "twoway"}) {
+        const std::string command = "gaussian " + sample + " " + out + " --device cpu --method " + method;
+        expect_failure(command + " --sigma 0", out, "sigma 0 is outside");
+        expect_failure(command + " --sigma=-1", out, "sigma -1 is outside");
+        expect_failure(command + " --sigma nan", out, "sigma nan is outside");
+    }
+    expect_failure("gaussian " + sample + " " + out + " --sigma 50 --method deriche4", out, "deriche4");
+    expect_failure("gaussian " + sample + " " + out + " --sigma 2 --method gauss", out, "--method", 2);
+    expect_failure("gaussian " + sample + " " + out + " --sigma 2 --method twoway --algorithm rt", out,
+                   "own traversal");
 }
 
 TEST_F(CliTest, UsageErrorsExitWithTwo) {

@@ -1,4 +1,4 @@
-// `cascade bench`: throughput of the SAT and IIR pipelines and the CUDA baselines, as a fraction
+// `cascade bench`: throughput of the SAT, IIR and Gaussian pipelines and the CUDA baselines, as a fraction
 // of the rate the machine copies an image at (docs/bench.md).
 #include <algorithm>
 #include <cmath>
@@ -203,16 +203,22 @@ Command add_bench_command(CLI::App &app) {
         "-0.5; ALG-order3: the van Vliet Gaussian, sigma " +
         std::string(sigma) +
         ", as sections; ALG = rt, 4, 5, 6; 12 B/px),\n"
-        "cufft-gaussian (the same Gaussian's FFT convolution with cuFFT, CUDA only; 8 B/px). Cases that\n"
-        "cannot run say why in their note (unavailable, not built); exit status 1 when a case failed.\n"
-        "docs/bench.md.");
-    cmd->add_option("--op", args->ops, "Ops, comma-separated: copy, sat, cub-sat, iir, cufft-gaussian")
+        "gaussian (the recursive Gaussians, sigma " +
+        std::string(sigma) +
+        ", by method: vanvliet, deriche2 and deriche4\n"
+        "(an FIR pass, then the all-pole passes), twoway; automatic algorithm; 12 B/px), cufft-gaussian "
+        "(the\n"
+        "Gaussian's FFT convolution with cuFFT, CUDA only; 8 B/px). Cases that cannot run say why in\n"
+        "their note (unavailable, not built); exit status 1 when a case failed. docs/bench.md.");
+    cmd->add_option("--op", args->ops,
+                    "Ops, comma-separated: copy, sat, cub-sat, iir, gaussian, cufft-gaussian")
         ->delimiter(',')
         ->check(CLI::IsMember(bench_ops()))
         ->capture_default_str();
     cmd->add_option("--variants", args->variants,
-                    "Variants of sat (naive, overlapped, 2r1w, 1r1w, 1r1w-split, auto) and iir (rt-order1, "
-                    "rt-order3, 4-order1, ..., 6-order3) to run, comma-separated (default: all)")
+                    "Variants of sat (naive, overlapped, 2r1w, 1r1w, 1r1w-split, auto), iir (rt-order1, "
+                    "rt-order3, 4-order1, ..., 6-order3) and gaussian (vanvliet, deriche2, deriche4, twoway) "
+                    "to run, comma-separated (default: all)")
         ->delimiter(',');
     cmd->add_option(
            "--sizes", args->sizes,
@@ -228,9 +234,10 @@ Command add_bench_command(CLI::App &app) {
         ->check(CLI::Range(0, 100000))
         ->capture_default_str();
     cmd->add_option("--seed", args->options.seed, "Seed of the random input")->capture_default_str();
-    cmd->add_flag("--check", args->options.check,
-                  "Also compare the copy, sat and cub-sat outputs with a double-precision reference (the "
-                  "baselines' small-image self-checks run always)");
+    cmd->add_flag(
+        "--check", args->options.check,
+        "Also compare the copy, sat, cub-sat and gaussian outputs with a double-precision reference (the "
+        "baselines' small-image self-checks run always)");
     cmd->add_flag("--json", args->json,
                   "One JSON object per line (a header, then one per case) instead of a table");
     return {cmd, [args] { run(*args); }};

@@ -72,6 +72,11 @@ std::vector<IoOptions> jobs_of(const IoOptions &options) {
 }  // namespace
 
 void filter_image(const IoOptions &options, const FilterOptions &how, const Filter2D &filter) {
+    filter_image(options, how,
+                 [&filter](const Image &image, const IirOptions &iir) { return iir_2d(image, filter, iir); });
+}
+
+void filter_image(const IoOptions &options, const FilterOptions &how, const ImageFilter &filter) {
     IirOptions iir{parse_boundary(how.boundary), parse_device_choice(options.device)};
     iir.algorithm = parse_algorithm(how.algorithm);
     const std::vector<IoOptions> jobs =
@@ -96,7 +101,7 @@ void filter_image(const IoOptions &options, const FilterOptions &how, const Filt
         std::copy(image.data.begin(), image.data.end(), batch.data.begin() + offset);
         offset += image.data.size();
     }
-    Image filtered = iir_2d(batch, filter, iir);
+    Image filtered = filter(batch, iir);
     // Only once everything has succeeded: a failed batch leaves no folder behind either.
     if (!options.out_dir.empty()) std::filesystem::create_directories(options.out_dir);
     offset = 0;

@@ -2,11 +2,13 @@
 // Pieces every `cascade` subcommand shares: reading the input, writing the output, the options
 // that mean the same everywhere.
 #include <CLI/CLI.hpp>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "device.h"
 #include "filter.h"
+#include "iir.h"
 #include "image.h"
 
 namespace cascade::cli {
@@ -35,6 +37,9 @@ void add_filter_options(CLI::App &command, FilterOptions &options);
 // writes OUT (or each output). A batch goes through one pipeline call: its images must share
 // width and height, and are stacked as channels.
 void filter_image(const IoOptions &options, const FilterOptions &how, const Filter2D &filter);
+// The same with any whole-image filter in place of iir_2d.
+using ImageFilter = std::function<Image(const Image &, const IirOptions &)>;
+void filter_image(const IoOptions &options, const FilterOptions &how, const ImageFilter &filter);
 
 // Adds IN, OUT, --device and --output-type to `command`.
 void add_io_options(CLI::App &command, IoOptions &options);

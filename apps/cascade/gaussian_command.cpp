@@ -3,7 +3,7 @@
 
 #include "commands.h"
 #include "common.h"
-#include "gaussian.h"
+#include "gaussian_blur.h"
 
 namespace cascade::cli {
 
@@ -17,8 +17,11 @@ struct GaussianArgs {
 };
 
 void run(const GaussianArgs &args) {
-    RecursiveFilter pass = van_vliet_gaussian(args.sigma);
-    filter_image(args.io, args.how, Filter2D{pass, pass});
+    // Designed before any file is read, so a sigma the method refuses fails first.
+    const GaussianDesign design = design_gaussian(args.sigma, parse_gaussian_method(args.method));
+    filter_image(args.io, args.how, [&design](const Image &image, const IirOptions &options) {
+        return gaussian_blur(image, design, options);
+    });
 }
 
 }  // namespace
@@ -29,12 +32,22 @@ Command add_gaussian_command(CLI::App &app) {
     cmd->footer(
         "vanvliet: the 3rd-order recursive fit of van Vliet, Young & Verbeek (1998), scaled so the\n"
         "impulse response has variance exactly sigma^2 and unit DC gain; one causal and one anticausal\n"
-        "pass per dimension, so the cost is the same for every sigma. With --boundary none the passes\n"
-        "start from zero, which darkens a band of about 2*sigma along the edges.");
+        "pass per dimension, so the cost is the same for every sigma.\n"
+        "deriche2: Deriche's 2nd-order smoothing kernel (1 + a|n|)exp(-a|n|), a chosen so the variance is\n"
+        "sigma^2; deriche4: Deriche's 4th-order Gaussian fit (1993), sigma 0.5 to 4 (float32 cannot hold\n"
+        "it beyond). Both run a 3- or 7-tap FIR (the numerator) and then the all-pole passes: one more\n"
+        "read and write of the image than vanvliet. All have unit DC gain.\n"
+        "twoway: Lee et al. (2014): vanvliet's passes with each line cut at its centre, the halves\n"
+        "filtered at once and joined through the centre pixel's direct Gaussian; approximate near the\n"
+        "centre lines, by design. It has its own traversal (no --algorithm).\n"
+        "With --boundary none the passes start from zero, which darkens a band of about 2*sigma along\n"
+        "the edges. Accuracy of each method: docs/gaussian.md.");
     add_batch_io_options(*cmd, args->io);
-    cmd->add_option("--sigma", args->sigma, "Standard deviation in pixels, 0.5 to 2000")->required();
-    cmd->add_option("--method", args->method, "Recursive approximation: vanvliet")
-        ->check(CLI::IsMember({"vanvliet"}))
+    cmd->add_option("--sigma", args->sigma, "Standard deviation in pixels, 0.5 to 2000 (deriche4: to 4)")
+        ->required();
+    cmd->add_option("--method", args->method,
+                    "Recursive approximation: vanvliet, deriche2, deriche4 or twoway")
+        ->check(CLI::IsMember({"vanvliet", "deriche2", "deriche4", "twoway"}))
         ->capture_default_str();
     add_filter_options(*cmd, args->how);
     return {cmd, [args] { run(*args); }};

@@ -1,0 +1,47 @@
+// Lee et al. 2014's two-way partitioned recursive Gaussian (generators/twoway.h): down the
+// columns, then along the rows, each line split at its centre. The recursion is a cascade of
+// unit-gain sections (van Vliet's Gaussian in the runtime) and the centre points' Gaussian a
+// sampled kernel, both run-time inputs.
+#include "generators/twoway.h"
+#include "schedules/twoway_schedule.h"
+
+namespace {
+
+using namespace Halide;
+using cascade::Dim;
+
+class TwoWayGaussian : public Generator<TwoWayGaussian> {
+public:
+    GeneratorParam<int> sections{"sections", 2, 1, 8};
+
+    Input<Buffer<float>> input{"input", 3};
+    Input<Buffer<float>> coefficients{"coefficients", 2};  // (k, n): gain, a1, a2 of section n
+    Input<Buffer<float>> kernel{"kernel", 1};              // 2K+1 taps of the centre points' Gaussian
+    Output<Buffer<float>> output{"output", 3};
+
+    void generate() {
+        std::vector<cascade::TwoWaySection> q;
+        for (int n = 0; n < sections; n++)
+            q.push_back({coefficients(0, n), coefficients(1, n), coefficients(2, n)});
+        coefficients.dim(0).set_bounds(0, 3);
+        coefficients.dim(1).set_bounds(0, sections);
+        kernel.dim(0).set_min(0);
+        Expr radius = (kernel.dim(0).extent() - 1) / 2;
+        Expr width = input.dim(0).extent(), height = input.dim(1).extent();
+
+        Func columns("columns");
+        auto down = cascade::two_way_step(columns, input, Dim::y, height, q, kernel, radius);
+        auto across = cascade::two_way_step(output, columns, Dim::x, width, q, kernel, radius);
+        if (get_target().has_gpu_feature()) {
+            cascade::schedule_two_way_cuda(down, false);
+            cascade::schedule_two_way_cuda(across, true);
+        } else {
+            cascade::schedule_two_way_cpu(down, false);
+            cascade::schedule_two_way_cpu(across, true);
+        }
+    }
+};
+
+}  // namespace
+
+HALIDE_REGISTER_GENERATOR(TwoWayGaussian, twoway)

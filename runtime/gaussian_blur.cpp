@@ -1,0 +1,161 @@
+#include "gaussian_blur.h"
+
+#include "error.h"
+#include "gaussian.h"
+#include "names.h"
+
+// Present when the build links Halide's CUDA runtime; null otherwise.
+extern "C" const halide_device_interface_t *halide_cuda_device_interface() __attribute__((weak));
+
+namespace cascade {
+
+namespace {
+
+constexpr Named<GaussianMethod> kMethods[] = {{GaussianMethod::vanvliet, "vanvliet"},
+                                              {GaussianMethod::deriche2, "deriche2"},
+                                              {GaussianMethod::deriche4, "deriche4"},
+                                              {GaussianMethod::twoway, "twoway"}};
+
+// twoway's traversal is fixed by its design; asking for another one is a mistake worth saying.
+void require_own_traversal(GaussianMethod method, Algorithm algorithm) {
+    if (method == GaussianMethod::twoway && algorithm != Algorithm::automatic)
+        throw Error(std::string("twoway has its own traversal; --algorithm ") + algorithm_name(algorithm) +
+                    " does not apply to it");
+}
+
+// The sections as (gain, a1, a2) columns, padded with identity sections to `order`. Each
+// section's gain is recomputed from its float-rounded feedback, so that it keeps unit DC gain as
+// the pipeline sees it (with poles near 1, rounding a1 and a2 alone would move 1 + a1 + a2 by
+// ~1e-3 at sigma 200).
+std::vector<float> two_way_coefficients(const TwoWayGaussian &g, int order) {
+    std::vector<float> coefficients;
+    for (int n = 0; n < order; n++) {
+        std::vector<double> a = n < int(g.sections.size()) ? g.sections[n].feedback : std::vector<double>{};
+        a.resize(2, 0.0);
+        const float a1 = float(a[0]), a2 = float(a[1]);
+        coefficients.insert(coefficients.end(), {float(1.0 + double(a1) + double(a2)), a1, a2});
+    }
+    return coefficients;
+}
+
+// The FIR's W×H×C result, read only by the all-pole passes: on the CPU in host memory; on CUDA
+// in device memory alone (no host copy is ever needed), allocated here rather than in a call.
+Halide::Runtime::Buffer<float> intermediate(int width, int height, int channels, Device device) {
+    if (device == Device::cpu) return Halide::Runtime::Buffer<float>(width, height, channels);
+    const halide_device_interface_t *cuda =
+        halide_cuda_device_interface ? halide_cuda_device_interface() : nullptr;
+    if (!cuda) throw Error("this build has no CUDA runtime");
+    Halide::Runtime::Buffer<float> buffer(nullptr, width, height, channels);
+    if (buffer.device_malloc(cuda) != 0)
+        throw Error("could not allocate the FIR's intermediate image on the CUDA device");
+    return buffer;
+}
+
+}  // namespace
+
+GaussianMethod parse_gaussian_method(const std::string &text) {
+    return parse_named(text, kMethods, "method");
+}
+
+const char *gaussian_method_name(GaussianMethod method) { return name_of(method, kMethods); }
+
+GaussianDesign design_gaussian(double sigma, GaussianMethod method) {
+    GaussianDesign design;
+    design.method = method;
+    design.sigma = sigma;
+    switch (method) {
+        case GaussianMethod::vanvliet:
+            design.parts = {{1.0}, van_vliet_gaussian(sigma)};
+            break;
+        case GaussianMethod::deriche2:
+            design.parts = deriche2_gaussian(sigma);
+            break;
+        case GaussianMethod::deriche4:
+            design.parts = deriche4_gaussian(sigma);
+            break;
+        case GaussianMethod::twoway:
+            design.parts = {{1.0}, van_vliet_gaussian(sigma)};
+            design.two_way = two_way_gaussian(sigma);
+            break;
+    }
+    return design;
+}
+
+TwoWayPlan::TwoWayPlan(const TwoWayGaussian &g, Device device)
+    : variant_(&find_variant("twoway", int(g.sections.size()), device)),
+      coefficients_(two_way_coefficients(g, variant_->order)),
+      kernel_(g.kernel.begin(), g.kernel.end()),
+      coefficient_buffer_(coefficients_.data(), 3, variant_->order),
+      kernel_buffer_(kernel_.data(), int(kernel_.size())) {
+    // A CUDA pipeline copies an input to the device only when it is marked host-dirty; once
+    // there, both stay for every later call of this plan.
+    coefficient_buffer_.set_host_dirty(true);
+    kernel_buffer_.set_host_dirty(true);
+}
+
+void TwoWayPlan::run(halide_buffer_t *input, halide_buffer_t *output) {
+    PipelineCall call;
+    call.buffer("input", input)
+        .buffer("output", output)
+        .buffer("coefficients", coefficient_buffer_.raw_buffer())
+        .buffer("kernel", kernel_buffer_.raw_buffer());
+    call.run(*variant_);
+}
+
+GaussianPlan::GaussianPlan(const GaussianDesign &design, int width, int height, int channels, Form form,
+                           Algorithm algorithm, Device device)
+    : device_(device) {
+    if (width < 1 || height < 1 || channels < 1) throw Error("the input image is empty");
+    require_own_traversal(design.method, algorithm);
+    if (design.method == GaussianMethod::twoway) {
+        two_way_ = std::make_unique<TwoWayPlan>(design.two_way, device);
+        return;
+    }
+    const std::vector<double> &taps = design.parts.taps;
+    if (taps.size() > 1) fir_ = std::make_unique<FirPlan>(SeparableFir{taps, taps}, device);
+    iir_ = std::make_unique<IirPlan>(Filter2D{design.parts.pass, design.parts.pass}, width, height, form,
+                                     algorithm, device);
+    if (fir_) numerator_ = intermediate(width, height, channels, device);
+}
+
+GaussianPlan::~GaussianPlan() = default;
+
+void GaussianPlan::run(halide_buffer_t *input, halide_buffer_t *output) {
+    if (two_way_) return two_way_->run(input, output);
+    if (!fir_) return iir_->run(input, output);
+    for (int d = 0; d < 3; d++)
+        if (input->dimensions != 3 || input->dim[d].extent != numerator_.dim(d).extent())
+            throw Error("the image's shape differs from the plan's");
+    // On CUDA the numerator never leaves the device between the two pipelines.
+    fir_->run(input, numerator_.raw_buffer());
+    iir_->run(numerator_.raw_buffer(), output);
+}
+
+void GaussianPlan::run(const Image &input, Image &output) {
+    require_addressable("image", input.width, input.height, input.channels, sizeof(float));
+    Halide::Runtime::Buffer<float> in(const_cast<float *>(input.data.data()), input.width, input.height,
+                                      input.channels);
+    Halide::Runtime::Buffer<float> out(output.data.data(), output.width, output.height, output.channels);
+    run_on_host(device_, [&] { run(in.raw_buffer(), out.raw_buffer()); }, {in.raw_buffer()},
+                {out.raw_buffer()});
+}
+
+Image gaussian_blur(const Image &input, const GaussianDesign &design, const IirOptions &options) {
+    Image output(input.width, input.height, input.channels);
+    gaussian_blur(input, output, design, options);
+    return output;
+}
+
+void gaussian_blur(const Image &input, Image &output, const GaussianDesign &design,
+                   const IirOptions &options) {
+    if (input.width < 1 || input.height < 1 || input.channels < 1) throw Error("the input image is empty");
+    if (output.width != input.width || output.height != input.height || output.channels != input.channels)
+        throw Error("the output image's shape differs from the input's");
+    require_addressable("image", input.width, input.height, input.channels, sizeof(float));
+    require_own_traversal(design.method, options.algorithm);
+    GaussianPlan plan(design, input.width, input.height, input.channels, options.form, options.algorithm,
+                      resolve_device(options.device));
+    plan.run(input, output);
+}
+
+}  // namespace cascade

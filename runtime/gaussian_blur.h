@@ -1,0 +1,92 @@
+#pragma once
+// Gaussian blurs by method: the recursive designs of gaussian.h and deriche.h, run on images.
+#include <HalideBuffer.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "deriche.h"
+#include "fir.h"
+#include "iir.h"
+#include "image.h"
+#include "twoway.h"
+
+namespace cascade {
+
+// vanvliet: van Vliet, Young & Verbeek's all-pole 3rd order (gaussian.h). deriche2, deriche4:
+// Deriche's 2nd and 4th order in cascade form (deriche.h): an FIR numerator pass, then the
+// all-pole passes. twoway: Lee et al.'s two-way partitioned filter (twoway.h), an approximation
+// of vanvliet with twice its parallelism per line.
+enum class GaussianMethod { vanvliet, deriche2, deriche4, twoway };
+
+// "vanvliet", "deriche2", "deriche4", "twoway"
+GaussianMethod parse_gaussian_method(const std::string &text);
+const char *gaussian_method_name(GaussianMethod method);
+
+// A method's filter for one sigma, designed once. vanvliet and twoway have no numerator (taps
+// {1}); twoway runs `two_way` and leaves `parts` with van Vliet's pass it approximates.
+struct GaussianDesign {
+    GaussianMethod method = GaussianMethod::vanvliet;
+    double sigma = 0;
+    FirIirGaussian parts;
+    TwoWayGaussian two_way;
+};
+
+// Throws cascade::Error when the method does not support sigma (not finite, or out of range).
+GaussianDesign design_gaussian(double sigma, GaussianMethod method);
+
+// The two-way filter bound to the variant that runs it, its sections and centre kernel laid out
+// once as the pipeline reads them. Throws cascade::Error when the build has no fitting variant.
+class TwoWayPlan {
+public:
+    TwoWayPlan(const TwoWayGaussian &g, Device device);
+    TwoWayPlan(const TwoWayPlan &) = delete;
+    TwoWayPlan &operator=(const TwoWayPlan &) = delete;
+
+    // On W×H×C float32 buffers where the caller keeps them (host, or device for a CUDA plan).
+    void run(halide_buffer_t *input, halide_buffer_t *output);
+
+    const Variant &variant() const { return *variant_; }
+
+private:
+    const Variant *variant_;
+    std::vector<float> coefficients_, kernel_;
+    Halide::Runtime::Buffer<float> coefficient_buffer_, kernel_buffer_;
+};
+
+// A method's pipelines for W×H×C images on one device, everything they read made once:
+// coefficients, matrix tables, taps and, for a numerator, the FIR's intermediate image (on the
+// device for CUDA), so repeated calls pay only the pipelines (the bench's `gaussian` op).
+// Throws cascade::Error as gaussian_blur does.
+class GaussianPlan {
+public:
+    GaussianPlan(const GaussianDesign &design, int width, int height, int channels, Form form,
+                 Algorithm algorithm, Device device);
+    ~GaussianPlan();
+    GaussianPlan(const GaussianPlan &) = delete;
+    GaussianPlan &operator=(const GaussianPlan &) = delete;
+
+    // On W×H×C float32 buffers of the plan's shape where the caller keeps them (host, or device
+    // for a CUDA plan): results stay where the pipelines leave them.
+    void run(halide_buffer_t *input, halide_buffer_t *output);
+    // On host images: for a CUDA plan, copied to the device and back.
+    void run(const Image &input, Image &output);
+
+private:
+    Device device_;
+    std::unique_ptr<FirPlan> fir_;         // deriche: the numerator, run first
+    std::unique_ptr<IirPlan> iir_;         // every method but twoway: the all-pole passes
+    std::unique_ptr<TwoWayPlan> two_way_;  // twoway alone
+    Halide::Runtime::Buffer<float> numerator_;
+};
+
+// Blurs every channel of `input`. `options` choose the device and how the recursive passes run;
+// with a numerator, its FIR runs first, on the same device, and the intermediate image stays
+// there (one more read and write of the image than the all-pole methods). twoway has its own
+// traversal: it refuses an algorithm other than automatic.
+Image gaussian_blur(const Image &input, const GaussianDesign &design, const IirOptions &options = {});
+void gaussian_blur(const Image &input, Image &output, const GaussianDesign &design,
+                   const IirOptions &options = {});
+
+}  // namespace cascade

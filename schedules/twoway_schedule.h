@@ -1,0 +1,13 @@
+#pragma once
+// Schedules of the two-way partitioned Gaussian (generators/twoway.h): every scan of a pass runs
+// over both halves of every line at once, so a pass has twice the lines' parallelism (the
+// paper's point), and the centre points are computed before the second pass needs them.
+#include "generators/twoway.h"
+
+namespace cascade {
+
+// `last`: the step's `out` is the pipeline's output (not computed at root).
+void schedule_two_way_cpu(TwoWayStep step, bool last);
+void schedule_two_way_cuda(TwoWayStep step, bool last);
+
+}  // namespace cascade

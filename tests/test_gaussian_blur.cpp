@@ -1,0 +1,272 @@
+// The Gaussian methods as pipelines: Deriche's cascades (numerator FIR, then the all-pole passes)
+// and the two-way partitioned filter against their double-precision references, unit DC gain and
+// variance on images, and the FIR on its own.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+
+#include "device.h"
+#include "error.h"
+#include "fir.h"
+#include "gaussian_blur.h"
+#include "reference.h"
+#include "test_support.h"
+
+namespace cascade {
+namespace {
+
+using testing::random_image;
+using testing::relative_l2;
+using testing::rng_for_test;
+
+struct Size {
+    int width, height;
+};
+
+// 1×1, a row, a column, primes, one past a 64-sample tile, and sizes off every tile.
+const Size kAwkwardSizes[] = {{1, 1}, {37, 1}, {1, 23}, {2, 3}, {13, 17}, {31, 29}, {65, 64}, {257, 193}};
+
+bool cuda_unavailable(std::string &why) {
+    if (!has_variants(Device::cuda)) {
+        why = "this build has no CUDA variants";
+        return true;
+    }
+    if (cuda_info().devices == 0) {
+        why = "no CUDA device: " + cuda_info().reason;
+        return true;
+    }
+    return false;
+}
+
+struct Case {
+    DeviceChoice device;
+    GaussianMethod method;
+    Algorithm algorithm;
+};
+
+class FirIirTest : public ::testing::TestWithParam<Case> {
+protected:
+    void SetUp() override {
+        std::string why;
+        if (GetParam().device == DeviceChoice::cuda && cuda_unavailable(why)) GTEST_SKIP() << why;
+    }
+};
+
+TEST_P(FirIirTest, MatchesDoubleReferenceOnAwkwardSizes) {
+    const Case &p = GetParam();
+    auto rng = rng_for_test();
+    // Up to deriche4's largest sigma, where float32 still holds its cascade within 1e-5.
+    for (double sigma : {0.8, 3.0, kDeriche4MaxSigma}) {
+        const GaussianDesign design = design_gaussian(sigma, p.method);
+        for (Size size : kAwkwardSizes) {
+            const int channels = size.width * size.height > 1000 ? 1 : 2;
+            const Image input = random_image(rng, size.width, size.height, channels);
+            Image output(size.width, size.height, channels);
+            std::fill(output.data.begin(), output.data.end(), std::numeric_limits<float>::quiet_NaN());
+            gaussian_blur(input, output, design, {Boundary::none, p.device, Form::automatic, p.algorithm});
+            for (int c = 0; c < channels; c++) {
+                const auto expected = reference::fir_iir_2d(design.parts, reference::plane(input, c));
+                EXPECT_LE(relative_l2(reference::plane(output, c), expected), 1e-5)
+                    << gaussian_method_name(p.method) << " sigma " << sigma << " " << size.width << "x"
+                    << size.height << " channel " << c;
+            }
+        }
+    }
+}
+
+TEST_P(FirIirTest, KeepsAConstantFarFromTheBorders) {
+    const Case &p = GetParam();
+    for (double sigma : {1.5, kDeriche4MaxSigma}) {
+        const GaussianDesign design = design_gaussian(sigma, p.method);
+        Image input(160, 130, 1);
+        std::fill(input.data.begin(), input.data.end(), 0.7f);
+        const Image output =
+            gaussian_blur(input, design, {Boundary::none, p.device, Form::automatic, p.algorithm});
+        // The passes start from zero at the borders; 10·sigma in, their transients are < 1e-7. What
+        // is left is float32's: the taps and the poles are rounded.
+        const int margin = int(std::ceil(10 * sigma));
+        for (int y = margin; y < input.height - margin; y++)
+            for (int x = margin; x < input.width - margin; x++)
+                ASSERT_NEAR(output.at(x, y, 0), 0.7f, 1e-5) << x << "," << y << " sigma " << sigma;
+    }
+}
+
+TEST_P(FirIirTest, SpreadsAnImpulseWithVarianceNearSigmaSquared) {
+    const Case &p = GetParam();
+    for (double sigma : {2.0, kDeriche4MaxSigma}) {
+        const GaussianDesign design = design_gaussian(sigma, p.method);
+        const int half = int(std::ceil(12 * sigma)), n = 2 * half + 1;
+        Image input(n, n, 1);
+        input.at(half, half, 0) = 1.0f;
+        const Image output =
+            gaussian_blur(input, design, {Boundary::none, p.device, Form::automatic, p.algorithm});
+        double sum = 0, vx = 0, vy = 0;
+        for (int y = 0; y < n; y++)
+            for (int x = 0; x < n; x++) {
+                const double v = output.at(x, y, 0);
+                sum += v;
+                vx += v * (x - half) * (x - half);
+                vy += v * (y - half) * (y - half);
+            }
+        EXPECT_NEAR(sum, 1.0, 1e-4);
+        // deriche2 is solved for sigma²; deriche4 is Deriche's fit, 0.9955·sigma².
+        const double expected = p.method == GaussianMethod::deriche4 ? 0.9955 : 1.0;
+        EXPECT_NEAR(vx / sum / (sigma * sigma), expected, 2e-3) << "sigma " << sigma;
+        EXPECT_NEAR(vy / sum / (sigma * sigma), expected, 2e-3) << "sigma " << sigma;
+    }
+}
+
+std::vector<Case> all_cases() {
+    std::vector<Case> cases;
+    for (DeviceChoice device : {DeviceChoice::cpu, DeviceChoice::cuda})
+        for (GaussianMethod method : {GaussianMethod::deriche2, GaussianMethod::deriche4})
+            for (Algorithm algorithm : {Algorithm::rt, Algorithm::a4, Algorithm::a5, Algorithm::a6})
+                cases.push_back({device, method, algorithm});
+    return cases;
+}
+
+std::string case_name(const ::testing::TestParamInfo<Case> &info) {
+    const Case &c = info.param;
+    return std::string(c.device == DeviceChoice::cuda ? "cuda" : "cpu") + "_" +
+           gaussian_method_name(c.method) + "_" +
+           (c.algorithm == Algorithm::rt ? "rt" : std::string("a") + algorithm_name(c.algorithm));
+}
+
+INSTANTIATE_TEST_SUITE_P(Methods, FirIirTest, ::testing::ValuesIn(all_cases()), case_name);
+
+class FirTest : public ::testing::TestWithParam<DeviceChoice> {
+protected:
+    void SetUp() override {
+        std::string why;
+        if (GetParam() == DeviceChoice::cuda && cuda_unavailable(why)) GTEST_SKIP() << why;
+    }
+};
+
+TEST_P(FirTest, MatchesDoubleReferenceWithAnyTapCount) {
+    auto rng = rng_for_test();
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    for (auto [vertical_taps, horizontal_taps] : {std::pair{1, 1}, {3, 3}, {1, 9}, {7, 5}, {9, 9}}) {
+        SeparableFir fir;
+        for (int k = 0; k < vertical_taps; k++) fir.vertical.push_back(u(rng));
+        for (int k = 0; k < horizontal_taps; k++) fir.horizontal.push_back(u(rng));
+        for (Size size : kAwkwardSizes) {
+            const Image input = random_image(rng, size.width, size.height, 2);
+            const Image output = fir_2d(input, fir, GetParam());
+            for (int c = 0; c < 2; c++) {
+                const auto expected =
+                    reference::fir_2d(fir.vertical, fir.horizontal, reference::plane(input, c));
+                EXPECT_LE(relative_l2(reference::plane(output, c), expected), 1e-6)
+                    << vertical_taps << "x" << horizontal_taps << " taps, " << size.width << "x"
+                    << size.height;
+            }
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Devices, FirTest, ::testing::Values(DeviceChoice::cpu, DeviceChoice::cuda),
+                         [](const auto &info) { return info.param == DeviceChoice::cuda ? "cuda" : "cpu"; });
+
+TEST(Fir, RejectsWhatItCannotRun) {
+    const Image input(4, 4, 1);
+    EXPECT_THROW(fir_2d(input, {{1.0, 2.0}, {1.0}}, DeviceChoice::cpu), Error);
+    EXPECT_THROW(fir_2d(input, {{}, {1.0}}, DeviceChoice::cpu), Error);
+    EXPECT_THROW(fir_2d(input, {std::vector<double>(11, 0.1), {1.0}}, DeviceChoice::cpu), Error);
+    EXPECT_THROW(fir_2d(input, {{1.0, NAN, 1.0}, {1.0}}, DeviceChoice::cpu), Error);
+}
+
+class TwoWayTest : public ::testing::TestWithParam<DeviceChoice> {
+protected:
+    void SetUp() override {
+        std::string why;
+        if (GetParam() == DeviceChoice::cuda && cuda_unavailable(why)) GTEST_SKIP() << why;
+    }
+};
+
+TEST_P(TwoWayTest, MatchesDoubleReferenceOnAwkwardSizes) {
+    auto rng = rng_for_test();
+    for (double sigma : {0.8, 3.0, 10.0}) {
+        const GaussianDesign design = design_gaussian(sigma, GaussianMethod::twoway);
+        for (Size size : kAwkwardSizes) {
+            const int channels = size.width * size.height > 1000 ? 1 : 2;
+            const Image input = random_image(rng, size.width, size.height, channels);
+            Image output(size.width, size.height, channels);
+            std::fill(output.data.begin(), output.data.end(), std::numeric_limits<float>::quiet_NaN());
+            gaussian_blur(input, output, design, {Boundary::none, GetParam()});
+            for (int c = 0; c < channels; c++) {
+                const auto expected = reference::two_way_2d(design.two_way, reference::plane(input, c));
+                EXPECT_LE(relative_l2(reference::plane(output, c), expected), 1e-5)
+                    << "sigma " << sigma << " " << size.width << "x" << size.height << " channel " << c;
+            }
+        }
+    }
+}
+
+TEST_P(TwoWayTest, KeepsAConstantFarFromTheBorders) {
+    for (double sigma : {1.5, 6.0}) {
+        Image input(161, 130, 1);
+        std::fill(input.data.begin(), input.data.end(), 0.7f);
+        const Image output = gaussian_blur(input, design_gaussian(sigma, GaussianMethod::twoway),
+                                           {Boundary::none, GetParam()});
+        // The centre lines included: there the seed is the direct Gaussian of a constant, itself.
+        const int margin = int(std::ceil(10 * sigma));
+        for (int y = margin; y < input.height - margin; y++)
+            for (int x = margin; x < input.width - margin; x++)
+                ASSERT_NEAR(output.at(x, y, 0), 0.7f, 1e-5) << x << "," << y << " sigma " << sigma;
+    }
+}
+
+TEST_P(TwoWayTest, IsExactOnTheCentreLinesOfASeparableImage) {
+    // On an image constant along x, the row step sees constants (exact far from the left and right
+    // borders), so the result at the centre row is the column step's centre point: the direct
+    // Gaussian of the column, whatever the recursion's error.
+    auto rng = rng_for_test();
+    const double sigma = 3.0;
+    const GaussianDesign design = design_gaussian(sigma, GaussianMethod::twoway);
+    Image input(101, 61, 1);
+    std::uniform_real_distribution<float> u(0.0f, 1.0f);
+    for (int y = 0; y < input.height; y++) {
+        const float v = u(rng);
+        for (int x = 0; x < input.width; x++) input.at(x, y, 0) = v;
+    }
+    const Image output = gaussian_blur(input, design, {Boundary::none, GetParam()});
+    const int m = input.height / 2, radius = int(design.two_way.kernel.size() / 2);
+    double expected = 0;
+    for (int k = -radius; k <= radius; k++)
+        if (m + k >= 0 && m + k < input.height)
+            expected += design.two_way.kernel[k + radius] * input.at(0, m + k, 0);
+    for (int x = 40; x <= 60; x++) EXPECT_NEAR(output.at(x, m, 0), expected, 1e-5) << x;
+}
+
+INSTANTIATE_TEST_SUITE_P(Devices, TwoWayTest, ::testing::Values(DeviceChoice::cpu, DeviceChoice::cuda),
+                         [](const auto &info) { return info.param == DeviceChoice::cuda ? "cuda" : "cpu"; });
+
+TEST(TwoWay, RefusesAnAlgorithm) {
+    const Image input(8, 8, 1);
+    const GaussianDesign design = design_gaussian(2, GaussianMethod::twoway);
+    try {
+        gaussian_blur(input, design, {Boundary::none, DeviceChoice::cpu, Form::automatic, Algorithm::rt});
+        FAIL() << "twoway accepted --algorithm rt";
+    } catch (const Error &e) {
+        EXPECT_NE(std::string(e.what()).find("twoway"), std::string::npos) << e.what();
+    }
+}
+
+TEST(GaussianMethods, RejectBadSigmaAndUnknownNames) {
+    for (GaussianMethod method : {GaussianMethod::vanvliet, GaussianMethod::deriche2,
+                                  GaussianMethod::deriche4, GaussianMethod::twoway})
+        for (double sigma : {0.0, -2.0, double(NAN), double(INFINITY)})
+            EXPECT_THROW(design_gaussian(sigma, method), Error)
+                << gaussian_method_name(method) << " " << sigma;
+    EXPECT_EQ(parse_gaussian_method("deriche4"), GaussianMethod::deriche4);
+    try {
+        parse_gaussian_method("gauss");
+        FAIL() << "an unknown method was accepted";
+    } catch (const Error &e) {
+        EXPECT_NE(std::string(e.what()).find("unknown method 'gauss'"), std::string::npos) << e.what();
+    }
+}
+
+}  // namespace
+}  // namespace cascade
