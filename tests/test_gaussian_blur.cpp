@@ -7,6 +7,7 @@
 #include <limits>
 #include <random>
 
+#include "cuda_support.h"
 #include "device.h"
 #include "error.h"
 #include "fir.h"
@@ -17,6 +18,7 @@
 namespace cascade {
 namespace {
 
+using testing::cuda_unavailable;
 using testing::random_image;
 using testing::relative_l2;
 using testing::rng_for_test;
@@ -27,18 +29,6 @@ struct Size {
 
 // 1×1, a row, a column, primes, one past a 64-sample tile, and sizes off every tile.
 const Size kAwkwardSizes[] = {{1, 1}, {37, 1}, {1, 23}, {2, 3}, {13, 17}, {31, 29}, {65, 64}, {257, 193}};
-
-bool cuda_unavailable(std::string &why) {
-    if (!has_variants(Device::cuda)) {
-        why = "this build has no CUDA variants";
-        return true;
-    }
-    if (cuda_info().devices == 0) {
-        why = "no CUDA device: " + cuda_info().reason;
-        return true;
-    }
-    return false;
-}
 
 struct Case {
     DeviceChoice device;

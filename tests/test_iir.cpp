@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "cuda_support.h"
 #include "device.h"
 #include "error.h"
 #include "iir.h"
@@ -13,6 +14,7 @@
 namespace cascade {
 namespace {
 
+using testing::cuda_unavailable;
 using testing::random_image;
 using testing::random_stable_filter;
 using testing::relative_l2;
@@ -26,19 +28,6 @@ struct Size {
 // Around the block-parallel variants' 64-sample tile: one past it, exactly two tiles.
 const Size kAwkwardSizes[] = {{1, 1},    {37, 1},   {1, 37},   {2, 2},     {3, 5},    {31, 29}, {65, 64},
                               {64, 128}, {67, 131}, {127, 61}, {257, 193}, {2000, 3}, {3, 2000}};
-
-// Skips, saying why, when the CUDA variants cannot run here.
-bool cuda_unavailable(std::string &why) {
-    if (!has_variants(Device::cuda)) {
-        why = "this build has no CUDA variants";
-        return true;
-    }
-    if (cuda_info().devices == 0) {
-        why = "no CUDA device: " + cuda_info().reason;
-        return true;
-    }
-    return false;
-}
 
 struct Case {
     DeviceChoice device;

@@ -9,16 +9,12 @@
 #include <stdexcept>
 
 #include "cub_sat.h"
+#include "cuda_check.h"
+#include "self_check.h"
 
 namespace cascade::baselines {
 
 namespace {
-
-void check(cudaError_t status, const char *what) {
-    if (status != cudaSuccess)
-        throw std::runtime_error(std::string(what) + ": " + cudaGetErrorName(status) + " (" +
-                                 cudaGetErrorString(status) + ")");
-}
 
 // The column pass: a block owns a strip of kStrip columns and walks down it one kStrip-row tile
 // at a time. Tiles are loaded and stored row by row (coalesced); in shared memory each warp scans
@@ -146,12 +142,7 @@ double cub_sat_self_check() {
     CubSat sat(w, h);
     sat.run(static_cast<const float *>(in.data()), static_cast<float *>(out.data()));
     out.download(output.data());
-    double error = 0, largest = 0;
-    for (size_t i = 0; i < input.size(); i++) {
-        error = std::max(error, std::abs(output[i] - reference[i]));
-        largest = std::max(largest, std::abs(reference[i]));
-    }
-    return error / largest;
+    return max_relative_error(output, reference);
 }
 
 namespace {

@@ -6,18 +6,16 @@
 #include <vector>
 
 #include "cub_sat.h"  // DeviceArray
+#include "cuda_check.h"
 #include "cufft_gaussian.h"
 #include "cufft_library.h"
+#include "self_check.h"
 
 namespace cascade::baselines {
 
 namespace {
 
-void check(cudaError_t status, const char *what) {
-    if (status != cudaSuccess)
-        throw std::runtime_error(std::string(what) + ": " + cudaGetErrorName(status) + " (" +
-                                 cudaGetErrorString(status) + ")");
-}
+using baselines::check;  // the CUDA runtime's, beside cuFFT's below
 
 void check(cufftResult status, const char *what) {
     // The numbers are cufftResult's, listed in cufft.h.
@@ -201,12 +199,7 @@ double cufft_gaussian_self_check(double sigma) {
     run(other);
     run(input);
     out.download(output.data());
-    double error = 0, largest = 0;
-    for (size_t i = 0; i < input.size(); i++) {
-        error = std::max(error, std::abs(output[i] - reference[i]));
-        largest = std::max(largest, std::abs(reference[i]));
-    }
-    return error / largest;
+    return max_relative_error(output, reference);
 }
 
 }  // namespace cascade::baselines
