@@ -7,6 +7,11 @@
 //   feedback[2j], feedback[2j+1] and the gain applied by section 0. In float32 the direct form
 //   of order ≥ 3 loses accuracy (coefficient rounding moves clustered poles, and rounding of the
 //   state is amplified); first- and second-order sections stay within ~1e-6 of the exact result.
+//
+// With `exact` the image's edges are exact for any extension (generators/boundary.h): each
+// dimension's passes run with zero feedbacks, and what the exact feedbacks add is summed in as
+// the next dimension reads the columns and as the output is written.
+#include "generators/boundary.h"
 #include "generators/recursive_filter.h"
 #include "schedules/rt_schedule.h"
 
@@ -20,6 +25,7 @@ using cascade::Pass;
 class IirRt : public Generator<IirRt> {
 public:
     GeneratorParam<int> sections{"sections", 0, 0, 16};
+    GeneratorParam<bool> exact{"exact", false};
 
     Input<Buffer<float>> input{"input", 3};
     Input<float> gain_y{"gain_y"};
@@ -27,6 +33,15 @@ public:
     Input<float> gain_x{"gain_x"};
     Input<float[]> feedback_x{"feedback_x"};
     Output<Buffer<float>> output{"output", 3};
+
+    // With `exact`: boundary_{y,x}_{matrix,start,end}, the tables of runtime/boundary.h.
+    void configure() {
+        if (!exact) return;
+        for (const char *axis : {"y", "x"})
+            for (const char *table : {"matrix", "start", "end"})
+                boundary_inputs.push_back(
+                    add_input<Buffer<float>>(std::string("boundary_") + axis + "_" + table, 2));
+    }
 
     void generate() {
         std::vector<Coefficients> vertical = filters(gain_y, feedback_y);
@@ -39,25 +54,61 @@ public:
             std::string name =
                 std::string(dim == Dim::y ? (is_causal ? "down" : "up") : (is_causal ? "right" : "left")) +
                 "_" + std::to_string(passes.size());
-            Func out = last ? Func(output) : Func(name);
+            Func out = last && !exact ? Func(output) : Func(name);
             passes.push_back(is_causal ? cascade::causal(out, current, k, dim, extent)
                                        : cascade::anticausal(out, current, k, dim, extent));
             current = passes.back().func;
         };
-        for (const auto &k : vertical) add(true, k, Dim::y, height, false);
-        for (const auto &k : vertical) add(false, k, Dim::y, height, false);
-        for (const auto &k : horizontal) add(true, k, Dim::x, width, false);
-        for (size_t j = 0; j < horizontal.size(); j++)
-            add(false, horizontal[j], Dim::x, width, j + 1 == horizontal.size());
+        // One dimension's passes; with `exact`, `current` then reads them corrected.
+        std::vector<Func> feedbacks;
+        auto add_dimension = [&](const std::vector<Coefficients> &filters, Dim dim, Expr extent, bool last) {
+            Func line_input = current;
+            const size_t first = passes.size();
+            for (const auto &k : filters) add(true, k, dim, extent, false);
+            for (size_t j = 0; j < filters.size(); j++)
+                add(false, filters[j], dim, extent, last && j + 1 == filters.size());
+            if (!exact) return;
+            std::vector<Func> causal, anticausal;
+            for (size_t j = 0; j < filters.size(); j++) {
+                causal.push_back(passes[first + j].func);
+                anticausal.push_back(passes[first + filters.size() + j].func);
+            }
+            const int q = filters[0].order(), K = int(filters.size()) * q;
+            const cascade::BoundaryInputs tables = boundary_tables(dim == Dim::y ? 0 : 3, K);
+            Func f = cascade::exact_feedbacks(dim == Dim::y ? "feedbacks_y" : "feedbacks_x", causal,
+                                              anticausal, line_input, dim, extent, q, tables);
+            feedbacks.push_back(f);
+            Var x("x"), y("y"), c("c");
+            Func corrected = last ? Func(output) : Func("exact_columns");
+            Expr position = dim == Dim::y ? Expr(y) : Expr(x), across = dim == Dim::y ? Expr(x) : Expr(y);
+            corrected(x, y, c) =
+                current(x, y, c) + cascade::boundary_correction(f, tables, K, position, extent, across, c);
+            current = corrected;
+        };
+        add_dimension(vertical, Dim::y, height, false);
+        add_dimension(horizontal, Dim::x, width, true);
 
         if (get_target().has_gpu_feature()) {
-            cascade::schedule_rt_cuda(passes);
+            cascade::schedule_rt_cuda(passes, feedbacks, output);
         } else {
-            cascade::schedule_rt_cpu(passes);
+            cascade::schedule_rt_cpu(passes, feedbacks, output);
         }
     }
 
 private:
+    std::vector<Input<Buffer<float>> *> boundary_inputs;
+
+    // The tables of one dimension of state size K, from boundary_inputs[first…first + 2]; tables
+    // for another K are refused, not misread.
+    cascade::BoundaryInputs boundary_tables(int first, int K) {
+        Input<Buffer<float>> &matrix = *boundary_inputs[first], &start = *boundary_inputs[first + 1],
+                             &end = *boundary_inputs[first + 2];
+        matrix.dim(0).set_bounds(0, 2 * K + 2).dim(1).set_bounds(0, 2 * K);
+        start.dim(0).set_bounds(0, K).dim(1).set_min(0);
+        end.dim(0).set_bounds(0, K).dim(1).set_min(0);
+        return {matrix, start, end, start.dim(1).extent(), end.dim(1).extent()};
+    }
+
     // The passes of one direction: a single direct-form filter, or the cascade of sections.
     std::vector<Coefficients> filters(Input<float> &gain, Input<float[]> &feedback) {
         std::vector<Coefficients> result;

@@ -5,26 +5,9 @@
 
 #include "error.h"
 #include "iir.h"
-#include "names.h"
 #include "sat.h"
 
 namespace cascade {
-
-namespace {
-
-constexpr Named<BoxBoundary> kBoxBoundaries[] = {{BoxBoundary::zero, "zero"},
-                                                 {BoxBoundary::clamp, "clamp"},
-                                                 {BoxBoundary::reflect, "reflect"},
-                                                 {BoxBoundary::mirror, "mirror"},
-                                                 {BoxBoundary::periodic, "periodic"}};
-
-}  // namespace
-
-BoxBoundary parse_box_boundary(const std::string &text) {
-    return parse_named(text, kBoxBoundaries, "boundary");
-}
-
-const char *box_boundary_name(BoxBoundary boundary) { return name_of(boundary, kBoxBoundaries); }
 
 namespace {
 
@@ -33,7 +16,7 @@ int64_t floor_div(int64_t a, int64_t b) { return a / b - (a % b != 0 && (a < 0) 
 // Adds sign·F(x) to `terms`, F the cumulative coverage Σ_{t=0..x} e_map(t) for x ≥ −1, continued
 // below −1 so that F(x) − F(x−1) = e_map(x) everywhere: then a window is F(x1) − F(x0−1).
 // Whole periods of the extension cover every index alike, which keeps F a handful of terms.
-void add_cumulative(std::vector<AxisTerm> &terms, int64_t sign, int64_t n, int64_t x, BoxBoundary boundary) {
+void add_cumulative(std::vector<AxisTerm> &terms, int64_t sign, int64_t n, int64_t x, Boundary boundary) {
     auto add = [&](int64_t c, int64_t k) {
         if (k >= 0 && c != 0) terms.push_back({sign * c, k});  // P(−1) is empty
     };
@@ -44,10 +27,11 @@ void add_cumulative(std::vector<AxisTerm> &terms, int64_t sign, int64_t n, int64
     };
     int64_t q, r;
     switch (boundary) {
-        case BoxBoundary::zero:
+        case Boundary::none:
+        case Boundary::zero:
             add(1, std::clamp<int64_t>(x, -1, n - 1));
             break;
-        case BoxBoundary::clamp:  // past the ends, the edge index e_{n−1} = P(n−1) − P(n−2) repeats
+        case Boundary::clamp:  // past the ends, the edge index e_{n−1} = P(n−1) − P(n−2) repeats
             if (x < 0) {
                 add(x + 1, 0);
             } else if (x < n) {
@@ -57,12 +41,12 @@ void add_cumulative(std::vector<AxisTerm> &terms, int64_t sign, int64_t n, int64
                 add(-(x - n + 1), n - 2);
             }
             break;
-        case BoxBoundary::periodic:
+        case Boundary::periodic:
             split(n, q, r);
             add(q, n - 1);
             add(1, r - 1);
             break;
-        case BoxBoundary::reflect:  // a period is 0..n−1 then n−1..0: twice P(n−1)
+        case Boundary::reflect:  // a period is 0..n−1 then n−1..0: twice P(n−1)
             split(2 * n, q, r);
             add(2 * q, n - 1);
             if (r <= n) {
@@ -72,7 +56,7 @@ void add_cumulative(std::vector<AxisTerm> &terms, int64_t sign, int64_t n, int64
                 add(-1, 2 * n - r - 1);
             }
             break;
-        case BoxBoundary::mirror:  // a period is 0..n−1 then n−2..1: P(n−1) + P(n−2) − P(0)
+        case Boundary::mirror:  // a period is 0..n−1 then n−2..1: P(n−1) + P(n−2) − P(0)
             if (n == 1) {
                 add(x + 1, 0);
                 break;
@@ -104,7 +88,7 @@ struct Axis {
     std::vector<int64_t> coverage;
 };
 
-Axis axis_terms(int n, int radius, BoxBoundary boundary) {
+Axis axis_terms(int n, int radius, Boundary boundary) {
     Axis axis;
     for (int64_t x = 0; x < n; x++) {
         axis.terms.push_back(box_axis_terms(n, x - radius, x + radius, boundary));
@@ -128,7 +112,7 @@ void parallel_rows(int count, const Body &body) {
 
 }  // namespace
 
-std::vector<AxisTerm> box_axis_terms(int64_t n, int64_t x0, int64_t x1, BoxBoundary boundary) {
+std::vector<AxisTerm> box_axis_terms(int64_t n, int64_t x0, int64_t x1, Boundary boundary) {
     if (n < 1) throw Error("box_axis_terms: the axis is empty");
     std::vector<AxisTerm> terms;
     if (x1 < x0) return terms;
@@ -146,7 +130,7 @@ std::vector<AxisTerm> box_axis_terms(int64_t n, int64_t x0, int64_t x1, BoxBound
     return merged;
 }
 
-Image box_mean(const Image &input, int radius, BoxBoundary boundary, DeviceChoice device) {
+Image box_mean(const Image &input, int radius, Boundary boundary, DeviceChoice device) {
     if (radius < 0) throw Error("radius must be a non-negative integer");
     if (input.width < 1 || input.height < 1 || input.channels < 1) throw Error("the input image is empty");
     require_finite(input);

@@ -5,26 +5,18 @@
 #include <string>
 #include <vector>
 
+#include "boundary.h"
 #include "device.h"
 #include "image.h"
 
 namespace cascade {
 
-// How the image continues past its edges (n samples per axis):
-//   zero      0 0 | a b c d | 0 0   (the mean still divides by (2R+1)²)
-//   clamp     a a | a b c d | d d
-//   reflect   b a | a b c d | d c   (half-sample symmetric, period 2n)
-//   mirror    c b | a b c d | c b   (whole-sample symmetric, period 2n−2; constant when n = 1)
-//   periodic  c d | a b c d | a b   (period n)
-enum class BoxBoundary { zero, clamp, reflect, mirror, periodic };
-
-BoxBoundary parse_box_boundary(const std::string &text);
-const char *box_boundary_name(BoxBoundary boundary);
-
+// The image continues past its edges as boundary.h says (the mean still divides by (2R+1)² with
+// zeros); a box has no feedback, so `none` is `zero`.
 // The mean of the (2R+1)×(2R+1) window around every pixel of every channel of the input,
 // extended by `boundary`. Any radius ≥ 0 works, far beyond the image's size too. The sums come
 // from float32 tables computed on `device`, of the input less its channel means.
-Image box_mean(const Image &input, int radius, BoxBoundary boundary, DeviceChoice device);
+Image box_mean(const Image &input, int radius, Boundary boundary, DeviceChoice device);
 
 // One term coefficient·P(k) of a coverage count, P(k) the indicator of the indices 0..k.
 struct AxisTerm {
@@ -35,6 +27,6 @@ struct AxisTerm {
 // How often the window [x0, x1] of the extended axis of length n covers each index i, written
 // as Σ coefficient·P(k): the count of index i is the sum of the coefficients of the terms with
 // k ≥ i. Terms come sorted by k, one per k, none zero.
-std::vector<AxisTerm> box_axis_terms(int64_t n, int64_t x0, int64_t x1, BoxBoundary boundary);
+std::vector<AxisTerm> box_axis_terms(int64_t n, int64_t x0, int64_t x1, Boundary boundary);
 
 }  // namespace cascade

@@ -103,10 +103,14 @@ void TwoWayPlan::run(halide_buffer_t *input, halide_buffer_t *output) {
 }
 
 GaussianPlan::GaussianPlan(const GaussianDesign &design, int width, int height, int channels, Form form,
-                           Algorithm algorithm, Device device)
+                           Algorithm algorithm, Device device, Boundary boundary)
     : device_(device) {
     if (width < 1 || height < 1 || channels < 1) throw Error("the input image is empty");
     require_own_traversal(design.method, algorithm);
+    // Deriche's numerator pass and the two-way filter see zeros past the edges.
+    if (boundary != Boundary::none && design.method != GaussianMethod::vanvliet)
+        throw Error(std::string("boundary '") + boundary_name(boundary) + "' is exact for method vanvliet; " +
+                    gaussian_method_name(design.method) + " takes boundary none");
     if (design.method == GaussianMethod::twoway) {
         two_way_ = std::make_unique<TwoWayPlan>(design.two_way, device);
         return;
@@ -114,7 +118,7 @@ GaussianPlan::GaussianPlan(const GaussianDesign &design, int width, int height, 
     const std::vector<double> &taps = design.parts.taps;
     if (taps.size() > 1) fir_ = std::make_unique<FirPlan>(SeparableFir{taps, taps}, device);
     iir_ = std::make_unique<IirPlan>(Filter2D{design.parts.pass, design.parts.pass}, width, height, form,
-                                     algorithm, device);
+                                     algorithm, device, boundary);
     if (fir_) numerator_ = intermediate(width, height, channels, device);
 }
 
@@ -154,7 +158,7 @@ void gaussian_blur(const Image &input, Image &output, const GaussianDesign &desi
     require_addressable("image", input.width, input.height, input.channels, sizeof(float));
     require_own_traversal(design.method, options.algorithm);
     GaussianPlan plan(design, input.width, input.height, input.channels, options.form, options.algorithm,
-                      resolve_device(options.device));
+                      resolve_device(options.device), options.boundary);
     plan.run(input, output);
 }
 

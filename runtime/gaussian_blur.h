@@ -58,11 +58,12 @@ private:
 // A method's pipelines for W×H×C images on one device, everything they read made once:
 // coefficients, matrix tables, taps and, for a numerator, the FIR's intermediate image (on the
 // device for CUDA), so repeated calls pay only the pipelines (the bench's `gaussian` op).
-// Throws cascade::Error as gaussian_blur does.
+// Throws cascade::Error as gaussian_blur does; a boundary other than none is exact for vanvliet
+// only (the others refuse it).
 class GaussianPlan {
 public:
     GaussianPlan(const GaussianDesign &design, int width, int height, int channels, Form form,
-                 Algorithm algorithm, Device device);
+                 Algorithm algorithm, Device device, Boundary boundary = Boundary::none);
     ~GaussianPlan();
     GaussianPlan(const GaussianPlan &) = delete;
     GaussianPlan &operator=(const GaussianPlan &) = delete;

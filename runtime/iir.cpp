@@ -11,13 +11,6 @@
 
 namespace cascade {
 
-Boundary parse_boundary(const std::string &text) {
-    if (text == "none") return Boundary::none;
-    throw Error("unknown boundary '" + text + "' (this build supports: none)");
-}
-
-const char *boundary_name(Boundary) { return "none"; }
-
 void require_finite(const Image &image) {
     auto bad = std::find_if(image.data.begin(), image.data.end(), [](float v) { return !std::isfinite(v); });
     if (bad == image.data.end()) return;
@@ -62,10 +55,17 @@ std::vector<RecursiveFilter> variant_sections(const RecursiveFilter &f, bool dir
         for (RecursiveFilter &s : sections) s.feedback.resize(2, 0.0);
         sections.resize(variant_order, RecursiveFilter{1.0, {0.0, 0.0}});
     }
+    // Rounding moves 1 + Σ a_k, the DC gain's denominator, by ~1e−7·|a|: with poles near 1 (a
+    // Gaussian of σ = 200 has 1 + Σ a_k ≈ 1e−4 per section) that is a DC error of 1e−3. The
+    // gain is rescaled so that the rounded filter keeps the DC gain of the exact one.
+    double dc_ratio = 1.0;
     for (RecursiveFilter &s : sections) {
-        s.gain = float(s.gain);
+        const double exact = unit_dc_gain(s.feedback);
         for (double &a : s.feedback) a = float(a);
+        if (exact != 0.0) dc_ratio *= unit_dc_gain(s.feedback) / exact;
     }
+    sections[0].gain *= dc_ratio;
+    for (RecursiveFilter &s : sections) s.gain = float(s.gain);
     return sections;
 }
 
@@ -84,17 +84,48 @@ int needed_order(const RecursiveFilter &f, bool direct) {
 
 }  // namespace
 
+// A dimension's boundary tables as the exact variants read them (generators/boundary.h).
+struct EdgeTables {
+    std::vector<float> data[3];
+    Halide::Runtime::Buffer<float> buffers[3];
+
+    EdgeTables(const std::vector<RecursiveFilter> &sections, int n, Boundary boundary) {
+        const BoundaryTables t = boundary_tables(sections, n, boundary);
+        // matrix(j, s) = seeds(s, j); start(k, i) = start(i, k); end likewise.
+        const Eigen::MatrixXd *tables[3] = {&t.seeds, &t.start, &t.end};
+        for (int j = 0; j < 3; j++) {
+            const Eigen::MatrixXd &m = *tables[j];
+            data[j].resize(m.size());
+            for (Eigen::Index r = 0; r < m.rows(); r++)
+                for (Eigen::Index k = 0; k < m.cols(); k++) data[j][r * m.cols() + k] = float(m(r, k));
+            buffers[j] = Halide::Runtime::Buffer<float>(data[j].data(), int(m.cols()), int(m.rows()));
+            // Copied to the device on the first call of a CUDA plan, then kept there.
+            buffers[j].set_host_dirty(true);
+        }
+    }
+};
+
+struct IirPlan::Edges {
+    std::unique_ptr<EdgeTables> y, x;
+};
+
 struct IirPlan::Tables {
     std::vector<float> vertical, horizontal;
     Halide::Runtime::Buffer<float> vertical_buffer, horizontal_buffer;
 };
 
-IirPlan::IirPlan(const Filter2D &filter, int width, int height, Form form, Algorithm algorithm, Device device)
+IirPlan::IirPlan(const Filter2D &filter, int width, int height, Form form, Algorithm algorithm, Device device,
+                 Boundary boundary)
     : width_(width), height_(height) {
     if (width < 1 || height < 1) throw Error("the input image is empty");
     require_stable(filter.vertical);
     require_stable(filter.horizontal);
-    if (algorithm == Algorithm::automatic) algorithm = Algorithm::a6;
+    const bool exact = boundary != Boundary::none;
+    if (algorithm == Algorithm::automatic) algorithm = exact ? Algorithm::rt : Algorithm::a6;
+    if (exact && algorithm != Algorithm::rt)
+        throw Error(std::string("boundary '") + boundary_name(boundary) +
+                    "' runs with --algorithm rt (or auto) in this build; algorithms 4, 5 and 6 take "
+                    "boundary none");
     const int order = std::max(filter.vertical.order(), filter.horizontal.order());
     if (form == Form::automatic) form = order <= 2 ? Form::direct : Form::sections;
     std::string name;
@@ -110,6 +141,7 @@ IirPlan::IirPlan(const Filter2D &filter, int width, int height, Form form, Algor
         if (order == 2) direct = false;
         if (!direct) name += "_sections";
     }
+    if (exact) name += "_exact";
     const int needed =
         std::max(needed_order(filter.vertical, direct), needed_order(filter.horizontal, direct));
     variant_ = &find_variant(name, needed, device);
@@ -117,6 +149,11 @@ IirPlan::IirPlan(const Filter2D &filter, int width, int height, Form form, Algor
     const auto horizontal = variant_sections(filter.horizontal, direct, variant_->order);
     add_scalars(scalars_, vertical, "y");
     add_scalars(scalars_, horizontal, "x");
+    if (exact) {
+        edges_ = std::make_unique<Edges>();
+        edges_->y = std::make_unique<EdgeTables>(vertical, height, boundary);
+        edges_->x = std::make_unique<EdgeTables>(horizontal, width, boundary);
+    }
     if (algorithm != Algorithm::rt) {
         constexpr int b = CASCADE_IIR_TILE;  // the build's tile size; the pipeline checks the tables' shape
         tables_ = std::make_unique<Tables>();
@@ -144,6 +181,13 @@ PipelineCall IirPlan::call(halide_buffer_t *input, halide_buffer_t *output) cons
         call.buffer("vertical", tables_->vertical_buffer.raw_buffer());
         call.buffer("horizontal", tables_->horizontal_buffer.raw_buffer());
     }
+    if (edges_) {
+        const char *names[3] = {"matrix", "start", "end"};
+        for (int n = 0; n < 3; n++) {
+            call.buffer(std::string("boundary_y_") + names[n], edges_->y->buffers[n].raw_buffer());
+            call.buffer(std::string("boundary_x_") + names[n], edges_->x->buffers[n].raw_buffer());
+        }
+    }
     return call;
 }
 
@@ -169,7 +213,7 @@ void iir_2d(const Image &input, Image &output, const Filter2D &filter, const Iir
     if (output.width != input.width || output.height != input.height || output.channels != input.channels)
         throw Error("the output image's shape differs from the input's");
     IirPlan plan(filter, input.width, input.height, options.form, options.algorithm,
-                 resolve_device(options.device));
+                 resolve_device(options.device), options.boundary);
     plan.run(input, output);
 }
 

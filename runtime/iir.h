@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "boundary.h"
 #include "device.h"
 #include "filter.h"
 #include "image.h"
@@ -13,13 +14,6 @@
 #include "variants.h"
 
 namespace cascade {
-
-// How the signal continues past the image's edges. `none`: zero initial feedbacks for every
-// pass.
-enum class Boundary { none };
-
-Boundary parse_boundary(const std::string &text);
-const char *boundary_name(Boundary boundary);
 
 // How each 1D filter is evaluated: one direct-form pass of order r, or a cascade of first- and
 // second-order sections (float32-accurate at any order). `automatic`: direct for r ≤ 2,
@@ -30,7 +24,8 @@ Form parse_form(const std::string &text);  // "auto", "direct", "sections"
 
 // How the image is traversed: `rt`, one sequential scan per column then per row (the baseline);
 // `a4`, `a5`, `a6`, the block-parallel algorithms 4 and 5 of Nehab et al. 2011 and 6 of Nehab &
-// Maximo 2016 (docs/algorithms.md). `automatic`: a6.
+// Maximo 2016 (docs/algorithms.md). `automatic`: a6, or rt for an exact boundary (boundary.h),
+// which this build runs with rt only.
 enum class Algorithm { automatic, rt, a4, a5, a6 };
 
 Algorithm parse_algorithm(const std::string &text);  // "auto", "rt", "4", "5", "6"
@@ -46,9 +41,11 @@ struct IirOptions {
 // A filter bound to the variant that runs it on images of one size, with its coefficients and
 // (block-parallel algorithms) matrix tables computed once: repeated calls pay only the pipeline.
 // Checks the filter's stability and that the build has a fitting variant; throws cascade::Error.
+// A boundary other than none also computes its tables (boundary.h) for this size.
 class IirPlan {
 public:
-    IirPlan(const Filter2D &filter, int width, int height, Form form, Algorithm algorithm, Device device);
+    IirPlan(const Filter2D &filter, int width, int height, Form form, Algorithm algorithm, Device device,
+            Boundary boundary = Boundary::none);
     ~IirPlan();
     IirPlan(const IirPlan &) = delete;
     IirPlan &operator=(const IirPlan &) = delete;
@@ -63,12 +60,14 @@ public:
 
 private:
     struct Tables;
+    struct Edges;
     // The variant's call on these buffers, every argument bound; checks their size.
     PipelineCall call(halide_buffer_t *input, halide_buffer_t *output) const;
 
     const Variant *variant_;
     std::map<std::string, float> scalars_;
     std::unique_ptr<Tables> tables_;
+    std::unique_ptr<Edges> edges_;
     int width_, height_;
 };
 

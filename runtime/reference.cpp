@@ -44,6 +44,32 @@ Matrix filter_2d(const Filter2D &filter, const Matrix &X) {
     return anticausal_rows(filter.horizontal, U, Matrix::Zero(h, rh));
 }
 
+namespace {
+
+// Filters each column of X extended by `boundary` `pad` samples past both ends; crops.
+Matrix extended_columns(const RecursiveFilter &f, const Matrix &X, Boundary boundary) {
+    const Eigen::Index h = X.rows(), pad = decay_length({f}, 1e-20);
+    Matrix E(h + 2 * pad, X.cols());
+    for (Eigen::Index i = 0; i < E.rows(); i++) {
+        const int64_t source = extended_index(boundary, i - pad, h);
+        if (source < 0)
+            E.row(i).setZero();
+        else
+            E.row(i) = X.row(source);
+    }
+    const int r = f.order();
+    Matrix Z = anticausal(f, causal(f, Matrix::Zero(r, X.cols()), E), Matrix::Zero(r, X.cols()));
+    return Z.middleRows(pad, h);
+}
+
+}  // namespace
+
+Matrix filter_2d(const Filter2D &filter, const Matrix &X, Boundary boundary) {
+    if (boundary == Boundary::none) return filter_2d(filter, X);
+    const Matrix Z = extended_columns(filter.vertical, X, boundary);
+    return extended_columns(filter.horizontal, Z.transpose(), boundary).transpose();
+}
+
 Matrix fir_2d(const std::vector<double> &vertical, const std::vector<double> &horizontal, const Matrix &X) {
     const Eigen::Index h = X.rows(), w = X.cols();
     const int rv = int(vertical.size() / 2), rh = int(horizontal.size() / 2);

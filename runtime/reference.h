@@ -5,6 +5,7 @@
 #include <Eigen/Dense>
 #include <vector>
 
+#include "boundary.h"
 #include "deriche.h"
 #include "filter.h"
 #include "image.h"
@@ -28,6 +29,11 @@ Matrix anticausal_rows(const RecursiveFilter &f, const Matrix &X, const Matrix &
 // The 2D filter of one h×w plane with zero prologues and epilogues (boundary `none`):
 // V = R^T(F^T(0, R(F(0, X), 0)), 0).
 Matrix filter_2d(const Filter2D &filter, const Matrix &X);
+
+// The 2D filter of one plane extended by `boundary` (boundary.h): the extension written out past
+// the filter's decay (1e−20) on every side, filtered with zero feedbacks, cropped. The definition
+// the exact boundaries are checked against; `none` is the plain filter_2d.
+Matrix filter_2d(const Filter2D &filter, const Matrix &X, Boundary boundary);
 
 // The separable FIR of one plane, the plane zero outside (boundary `none`): taps of odd length
 // 2R+1 centred on tap R, down the columns (`vertical`), then along the rows (`horizontal`).

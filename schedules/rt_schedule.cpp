@@ -18,11 +18,10 @@ PassVars vars_of(const Pass &p) {
 
 }  // namespace
 
-void schedule_rt_cpu(const std::vector<Pass> &passes) {
-    for (size_t n = 0; n < passes.size(); n++) {
-        const Pass &p = passes[n];
+void schedule_rt_cpu(const std::vector<Pass> &passes, const std::vector<Func> &feedbacks, Func output) {
+    for (const Pass &p : passes) {
         Func f = p.func;
-        if (n + 1 < passes.size()) f.compute_root();
+        if (f.name() != output.name()) f.compute_root();
         PassVars v = vars_of(p);
         Var o("o"), i("i"), t("t");
         // Eight lanes of neighbouring scans run in lockstep. Down the columns the lanes are
@@ -34,13 +33,20 @@ void schedule_rt_cpu(const std::vector<Pass> &passes) {
             .fuse(o, v.c, t)
             .parallel(t);
     }
+    for (Func f : feedbacks) {
+        const auto args = f.args();  // (s, across, c)
+        f.compute_root().vectorize(args[1], 8, TailStrategy::GuardWithIf).parallel(args[2]);
+    }
+    if (!feedbacks.empty()) {
+        Var x = output.args()[0], y = output.args()[1];
+        output.vectorize(x, 8, TailStrategy::GuardWithIf).parallel(y);
+    }
 }
 
-void schedule_rt_cuda(const std::vector<Pass> &passes) {
-    for (size_t n = 0; n < passes.size(); n++) {
-        const Pass &p = passes[n];
+void schedule_rt_cuda(const std::vector<Pass> &passes, const std::vector<Func> &feedbacks, Func output) {
+    for (const Pass &p : passes) {
         Func f = p.func;
-        if (n + 1 < passes.size()) f.compute_root();
+        if (f.name() != output.name()) f.compute_root();
         PassVars v = vars_of(p);
         Var block("block"), thread("thread");
         // One thread per column (or row), scanning serially: only W (or H) threads in flight,
@@ -51,6 +57,16 @@ void schedule_rt_cuda(const std::vector<Pass> &passes) {
             .gpu_blocks(block, v.c)
             .gpu_threads(thread);
     }
+    Var block("block"), thread("thread"), bx("bx"), by("by"), tx("tx"), ty("ty");
+    for (Func f : feedbacks) {
+        const auto args = f.args();  // (s, across, c): one thread per line, its 2K feedbacks in turn
+        f.compute_root()
+            .split(args[1], block, thread, 64, TailStrategy::GuardWithIf)
+            .reorder(args[0], thread, block, args[2])
+            .gpu_blocks(block, args[2])
+            .gpu_threads(thread);
+    }
+    if (!feedbacks.empty()) output.gpu_tile(output.args()[0], output.args()[1], bx, by, tx, ty, 32, 8);
 }
 
 }  // namespace cascade

@@ -7,8 +7,11 @@
 
 namespace cascade {
 
-// `passes` in order of computation; the last one is the pipeline's output.
-void schedule_rt_cpu(const std::vector<Pass> &passes);
-void schedule_rt_cuda(const std::vector<Pass> &passes);
+// `passes` in order of computation; `output` is the pipeline's output: the last pass, or with
+// exact boundaries the last pass corrected by the `feedbacks` of each dimension (s, across, c).
+void schedule_rt_cpu(const std::vector<Pass> &passes, const std::vector<Halide::Func> &feedbacks,
+                     Halide::Func output);
+void schedule_rt_cuda(const std::vector<Pass> &passes, const std::vector<Halide::Func> &feedbacks,
+                      Halide::Func output);
 
 }  // namespace cascade

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Installs what Cascade builds with on Debian 12 (bookworm). Safe to run again.
+# Installs what Cascade builds and tests with on Debian 12 (bookworm; python3-scipy for the
+# scipy agreement test). Safe to run again.
 set -euo pipefail
 packages=(cmake ninja-build g++ pkg-config libhalide14-0-dev libcli11-dev libeigen3-dev
-          libpng-dev libtiff-dev zlib1g-dev libgtest-dev)
+          libpng-dev libtiff-dev zlib1g-dev libgtest-dev python3-scipy)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -23,25 +23,26 @@ namespace {
 using Matrix = Eigen::MatrixXd;
 using testing::relative_l2;
 
-const BoxBoundary kBoundaries[] = {BoxBoundary::zero, BoxBoundary::clamp, BoxBoundary::reflect,
-                                   BoxBoundary::mirror, BoxBoundary::periodic};
+const Boundary kBoundaries[] = {Boundary::zero, Boundary::clamp, Boundary::reflect, Boundary::mirror,
+                                Boundary::periodic};
 
 // The source index of extended position t, -1 for a zero: the extension folded back edge by edge
 // (deliberately not the period arithmetic of the implementation).
-int64_t source_index(int64_t t, int64_t n, BoxBoundary b) {
+int64_t source_index(int64_t t, int64_t n, Boundary b) {
     switch (b) {
-        case BoxBoundary::zero:
+        case Boundary::none:
+        case Boundary::zero:
             return t >= 0 && t < n ? t : -1;
-        case BoxBoundary::clamp:
+        case Boundary::clamp:
             return std::clamp<int64_t>(t, 0, n - 1);
-        case BoxBoundary::periodic:
+        case Boundary::periodic:
             while (t < 0) t += n;
             while (t >= n) t -= n;
             return t;
-        case BoxBoundary::reflect:
+        case Boundary::reflect:
             while (t < 0 || t >= n) t = t < 0 ? -1 - t : 2 * n - 1 - t;
             return t;
-        case BoxBoundary::mirror:
+        case Boundary::mirror:
             if (n == 1) return 0;
             while (t < 0 || t >= n) t = t < 0 ? -t : 2 * n - 2 - t;
             return t;
@@ -50,7 +51,7 @@ int64_t source_index(int64_t t, int64_t n, BoxBoundary b) {
 }
 
 // The box mean of one channel, summing the (2R+1)² extended samples of every window.
-Matrix brute_box_mean(const Image &image, int c, int radius, BoxBoundary b) {
+Matrix brute_box_mean(const Image &image, int c, int radius, Boundary b) {
     const int w = image.width, h = image.height;
     std::vector<int64_t> mx, my;  // source index of extended position t, at t + radius
     for (int t = -radius; t < w + radius; t++) mx.push_back(source_index(t, w, b));
@@ -75,7 +76,7 @@ void expect_matches_brute_force(DeviceChoice device) {
     auto rng = testing::rng_for_test();
     int channels = 0;
     for (Size s : {Size{1, 1}, Size{1, 7}, Size{7, 1}, Size{5, 3}, Size{13, 17}, Size{31, 29}})
-        for (BoxBoundary b : kBoundaries)
+        for (Boundary b : kBoundaries)
             for (int radius : {0, 1, 2, 5, 3 * std::max(s.width, s.height) + 1}) {
                 channels = channels % 3 + 1;
                 Image input = testing::random_image(rng, s.width, s.height, channels);
@@ -86,7 +87,7 @@ void expect_matches_brute_force(DeviceChoice device) {
                 for (int c = 0; c < channels; c++)
                     EXPECT_LE(relative_l2(reference::plane(output, c), brute_box_mean(input, c, radius, b)),
                               1e-5)
-                        << s.width << "x" << s.height << " " << box_boundary_name(b) << " radius " << radius
+                        << s.width << "x" << s.height << " " << boundary_name(b) << " radius " << radius
                         << " channel " << c;
             }
 }
@@ -105,7 +106,7 @@ TEST(Box, HugeRadiiMatchSeparableCounts) {
     auto rng = testing::rng_for_test();
     const int w = 5, h = 3;
     Image input = testing::random_image(rng, w, h, 2);
-    for (BoxBoundary b : kBoundaries)
+    for (Boundary b : kBoundaries)
         for (int radius : {7, 1000, 20011}) {
             auto counts = [&](int n) {
                 Matrix m = Matrix::Zero(n, n);  // m(position, source)
@@ -120,7 +121,7 @@ TEST(Box, HugeRadiiMatchSeparableCounts) {
             for (int c = 0; c < 2; c++) {
                 Matrix expected = cy * reference::plane(input, c) * cx.transpose() / area;
                 EXPECT_LE(relative_l2(reference::plane(output, c), expected), 1e-5)
-                    << box_boundary_name(b) << " radius " << radius << " channel " << c;
+                    << boundary_name(b) << " radius " << radius << " channel " << c;
             }
         }
 }
@@ -128,8 +129,7 @@ TEST(Box, HugeRadiiMatchSeparableCounts) {
 TEST(Box, ConstantImagesStayConstant) {
     for (float value : {0.37f, -2.5f, 123.456f})
         for (Size s : {Size{1, 1}, Size{1, 7}, Size{7, 1}, Size{5, 3}, Size{31, 29}})
-            for (BoxBoundary b :
-                 {BoxBoundary::clamp, BoxBoundary::reflect, BoxBoundary::mirror, BoxBoundary::periodic})
+            for (Boundary b : {Boundary::clamp, Boundary::reflect, Boundary::mirror, Boundary::periodic})
                 for (int radius : {0, 1, 2, 5, 3 * std::max(s.width, s.height) + 1, 100000}) {
                     Image input(s.width, s.height, 2);
                     std::fill(input.data.begin(), input.data.end(), value);
@@ -137,8 +137,8 @@ TEST(Box, ConstantImagesStayConstant) {
                     double worst = 0;
                     for (float v : output.data) worst = std::max(worst, std::abs(double(v) - value));
                     EXPECT_LE(worst, 1e-6 * std::max(1.0f, std::abs(value)))
-                        << value << " " << s.width << "x" << s.height << " " << box_boundary_name(b)
-                        << " radius " << radius;
+                        << value << " " << s.width << "x" << s.height << " " << boundary_name(b) << " radius "
+                        << radius;
                 }
 }
 
@@ -153,7 +153,7 @@ TEST(Box, LargeMeanKeepsTheDetail) {
         input.data[i] = 1000.5f + 0.5f * input.data[i];
         detail.data[i] = input.data[i] - 1000.0f;  // exact
     }
-    for (BoxBoundary b : kBoundaries)
+    for (Boundary b : kBoundaries)
         for (int radius : {1, 5, 40}) {
             Image output = box_mean(input, radius, b, DeviceChoice::cpu);
             Matrix full = brute_box_mean(input, 0, radius, b), part = brute_box_mean(detail, 0, radius, b);
@@ -168,7 +168,7 @@ TEST(Box, LargeMeanKeepsTheDetail) {
                     const double excess = std::abs(output.at(x, y, 0) - ref) - half_ulp;
                     worst = std::max(worst, excess / scale);
                 }
-            EXPECT_LE(worst, 1e-5) << box_boundary_name(b) << " radius " << radius;
+            EXPECT_LE(worst, 1e-5) << boundary_name(b) << " radius " << radius;
         }
 }
 
@@ -181,7 +181,7 @@ std::vector<int64_t> counts_from_terms(const std::vector<AxisTerm> &terms, int64
 }
 
 TEST(Box, AxisTermsCountEveryIndexExactly) {
-    for (BoxBoundary b : kBoundaries)
+    for (Boundary b : kBoundaries)
         for (int64_t n : {1, 2, 3, 7})
             for (int64_t x0 = -5 * n - 3; x0 <= 5 * n + 3; x0++)
                 for (int64_t x1 = x0 - 1; x1 <= x0 + 12 * n + 2; x1++) {
@@ -190,7 +190,7 @@ TEST(Box, AxisTermsCountEveryIndexExactly) {
                         if (int64_t i = source_index(t, n, b); i >= 0) expected[i]++;
                     std::vector<AxisTerm> terms = box_axis_terms(n, x0, x1, b);
                     ASSERT_EQ(counts_from_terms(terms, n), expected)
-                        << box_boundary_name(b) << " n " << n << " [" << x0 << ", " << x1 << "]";
+                        << boundary_name(b) << " n " << n << " [" << x0 << ", " << x1 << "]";
                     for (size_t j = 0; j < terms.size(); j++) {
                         EXPECT_NE(terms[j].coefficient, 0);
                         EXPECT_TRUE(terms[j].k >= 0 && terms[j].k < n);
@@ -203,25 +203,24 @@ TEST(Box, AxisTermsCountEveryIndexExactly) {
 
 TEST(Box, AxisTermsStayExactForHugeWindows) {
     const int64_t x0 = -1'000'000'000'007, x1 = 3'000'000'000'011;
-    for (BoxBoundary b :
-         {BoxBoundary::clamp, BoxBoundary::reflect, BoxBoundary::mirror, BoxBoundary::periodic})
+    for (Boundary b : {Boundary::clamp, Boundary::reflect, Boundary::mirror, Boundary::periodic})
         for (int64_t n : {1, 2, 7, 1000}) {
             std::vector<int64_t> counts = counts_from_terms(box_axis_terms(n, x0, x1, b), n);
             int64_t total = 0;
             for (int64_t c : counts) total += c;
-            EXPECT_EQ(total, x1 - x0 + 1) << box_boundary_name(b) << " n " << n;
+            EXPECT_EQ(total, x1 - x0 + 1) << boundary_name(b) << " n " << n;
         }
     // Periodic: every index is covered ⌊len/n⌋ or ⌈len/n⌉ times.
-    std::vector<int64_t> counts = counts_from_terms(box_axis_terms(7, x0, x1, BoxBoundary::periodic), 7);
+    std::vector<int64_t> counts = counts_from_terms(box_axis_terms(7, x0, x1, Boundary::periodic), 7);
     for (int64_t c : counts) EXPECT_LE(std::abs(c - (x1 - x0 + 1) / 7), 1);
-    EXPECT_EQ(counts_from_terms(box_axis_terms(7, x0, x1, BoxBoundary::zero), 7), std::vector<int64_t>(7, 1));
+    EXPECT_EQ(counts_from_terms(box_axis_terms(7, x0, x1, Boundary::zero), 7), std::vector<int64_t>(7, 1));
 }
 
 TEST(Box, ParsesBoundariesAndRejectsBadArguments) {
-    for (BoxBoundary b : kBoundaries) EXPECT_EQ(parse_box_boundary(box_boundary_name(b)), b);
+    for (Boundary b : kBoundaries) EXPECT_EQ(parse_boundary(boundary_name(b)), b);
     for (const char *bad : {"wrap", "", "Zero", "reflect101"}) {
         try {
-            parse_box_boundary(bad);
+            parse_boundary(bad);
             ADD_FAILURE() << "'" << bad << "' was accepted";
         } catch (const Error &e) {
             for (const char *name : {"zero", "clamp", "reflect", "mirror", "periodic"})
@@ -232,15 +231,15 @@ TEST(Box, ParsesBoundariesAndRejectsBadArguments) {
     EXPECT_THROW(
         {
             try {
-                box_mean(image, -1, BoxBoundary::clamp, DeviceChoice::cpu);
+                box_mean(image, -1, Boundary::clamp, DeviceChoice::cpu);
             } catch (const Error &e) {
                 EXPECT_STREQ(e.what(), "radius must be a non-negative integer");
                 throw;
             }
         },
         Error);
-    EXPECT_THROW(box_mean(Image(), 1, BoxBoundary::clamp, DeviceChoice::cpu), Error);
-    EXPECT_THROW(box_mean(Image(0, 4, 1), 1, BoxBoundary::clamp, DeviceChoice::cpu), Error);
+    EXPECT_THROW(box_mean(Image(), 1, Boundary::clamp, DeviceChoice::cpu), Error);
+    EXPECT_THROW(box_mean(Image(0, 4, 1), 1, Boundary::clamp, DeviceChoice::cpu), Error);
 }
 
 // `cascade box` as a user runs it (arguments without spaces; no shell quoting).

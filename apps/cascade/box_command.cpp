@@ -32,7 +32,7 @@ int parse_radius(const std::string &text) {
 void run(const BoxArgs &args) {
     check_output_path(args.io);
     const int radius = parse_radius(args.radius);
-    const BoxBoundary boundary = parse_box_boundary(args.boundary);
+    const Boundary boundary = parse_boundary(args.boundary);
     const DeviceChoice device = parse_device_choice(args.io.device);
     resolve_device(device);
     Image input = load_input(args.io);
@@ -47,7 +47,7 @@ Command add_box_command(CLI::App &app) {
         app.add_subcommand("box", "Replace every pixel by the mean of the (2R+1)x(2R+1) box around it");
     cmd->footer(
         "Past the edges, the image continues as (for a row a b c d):\n"
-        "  zero      0 0 | a b c d | 0 0   zeros; the mean still divides by (2R+1)^2\n"
+        "  zero      0 0 | a b c d | 0 0   zeros; the mean still divides by (2R+1)^2 (none: the same)\n"
         "  clamp     a a | a b c d | d d   the edge sample repeated\n"
         "  reflect   b a | a b c d | d c   half-sample symmetric (the edge sample repeated once)\n"
         "  mirror    c b | a b c d | c b   whole-sample symmetric (the edge sample not repeated)\n"
@@ -59,7 +59,7 @@ Command add_box_command(CLI::App &app) {
     cmd->add_option("--radius", args->radius, "Box radius R >= 0, an integer: the box is (2R+1)x(2R+1)")
         ->required();
     cmd->add_option("--boundary", args->boundary, "How the image continues past its edges (see below)")
-        ->check(CLI::IsMember({"zero", "clamp", "reflect", "mirror", "periodic"}))
+        ->check(CLI::IsMember({"none", "zero", "clamp", "periodic", "reflect", "mirror"}))
         ->capture_default_str();
     return {cmd, [args] { run(*args); }};
 }

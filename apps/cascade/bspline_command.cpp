@@ -31,7 +31,9 @@ Command add_bspline_command(CLI::App &app) {
         "sampling sum_k c[k] beta(x - k) at the pixels gives the pixels back. The prefilter is a causal\n"
         "and an anticausal pass per pole in each dimension (poles from the sampled B-spline, e.g.\n"
         "sqrt(3)-2 for cubic). Coefficients overshoot [0,1]: write .tif, .pfm or .npy to keep them.\n"
-        "With --boundary none the passes start from zero, which is exact only far from the edges.");
+        "With --boundary none the passes start from zero, which is exact only far from the edges;\n"
+        "reflect, mirror and periodic match scipy.ndimage.spline_filter's modes reflect, mirror and\n"
+        "grid-wrap (docs/boundaries.md).");
     add_batch_io_options(*cmd, args->io);
     cmd->add_option("--order", args->order, "Degree of the B-spline: 3 (cubic), 5 (quintic), 7 or 9")
         ->check(CLI::IsMember({3, 5, 7, 9}))

@@ -30,14 +30,17 @@ void add_device_option(CLI::App &command, std::string &device) {
 }
 
 void add_filter_options(CLI::App &command, FilterOptions &options) {
-    command.add_option("--boundary", options.boundary, "Initial feedbacks at the edges: none (zero)")
-        ->check(CLI::IsMember({"none"}))
+    command
+        .add_option("--boundary", options.boundary,
+                    "How the image continues past its edges: none (zero feedbacks), zero, clamp, periodic, "
+                    "reflect (d c b a | a b c d) or mirror (d c b | a b c d); docs/boundaries.md")
+        ->check(CLI::IsMember({"none", "zero", "clamp", "periodic", "reflect", "mirror"}))
         ->capture_default_str();
     command
         .add_option(
             "--algorithm", options.algorithm,
             "How the image is traversed: rt (sequential scans, the baseline), 4, 5 or 6 (block-parallel, "
-            "Nehab et al.; docs/algorithms.md); auto picks 6")
+            "Nehab et al.; docs/algorithms.md); auto picks 6, or rt for a boundary other than none")
         ->check(CLI::IsMember({"auto", "rt", "4", "5", "6"}))
         ->capture_default_str();
 }

@@ -1,0 +1,50 @@
+#include "boundary.h"
+
+namespace cascade {
+
+using namespace Halide;
+
+namespace {
+
+// Sample `position` of the line `across` of a (x, y, c) Func along `dim`, zero outside [0, extent).
+Expr sample(Func f, Dim dim, Expr position, Expr across, Expr c, Expr extent) {
+    Expr p = clamp(position, 0, extent - 1);
+    Expr value = dim == Dim::y ? f(across, p, c) : f(p, across, c);
+    return select(position >= 0 && position < extent, value, 0.0f);
+}
+
+}  // namespace
+
+Func exact_feedbacks(const std::string &name, const std::vector<Func> &causal,
+                     const std::vector<Func> &anticausal, Func input, Dim dim, Expr extent, int q,
+                     const BoundaryInputs &tables) {
+    Var s("s"), across("across"), c("c");
+    // e°: each causal section's last q outputs; p1°: each anticausal section's first q outputs.
+    std::vector<Expr> observed;
+    for (const Func &f : causal)
+        for (int m = 0; m < q; m++) observed.push_back(sample(f, dim, extent - q + m, across, c, extent));
+    for (const Func &f : anticausal)
+        for (int m = 0; m < q; m++) observed.push_back(sample(f, dim, Expr(m), across, c, extent));
+    observed.push_back(sample(input, dim, 0, across, c, extent));
+    observed.push_back(sample(input, dim, extent - 1, across, c, extent));
+    Expr sum = 0.0f;
+    for (size_t j = 0; j < observed.size(); j++) sum += tables.matrix(int(j), s) * observed[j];
+    Func feedbacks(name);
+    feedbacks(s, across, c) = sum;
+    return feedbacks;
+}
+
+Expr boundary_correction(Func feedbacks, const BoundaryInputs &tables, int K, Expr position, Expr extent,
+                         Expr across, Expr c) {
+    Expr from_start = 0.0f, from_end = 0.0f;
+    Expr i = clamp(position, 0, tables.start_rows - 1),
+         e = clamp(extent - 1 - position, 0, tables.end_rows - 1);
+    for (int k = 0; k < K; k++) {
+        from_start += tables.start(k, i) * feedbacks(k, across, c);
+        from_end += tables.end(k, e) * feedbacks(K + k, across, c);
+    }
+    return select(position < tables.start_rows, from_start, 0.0f) +
+           select(extent - 1 - position < tables.end_rows, from_end, 0.0f);
+}
+
+}  // namespace cascade

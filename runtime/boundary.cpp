@@ -1,0 +1,231 @@
+#include "boundary.h"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "error.h"
+#include "names.h"
+#include "reference.h"
+
+namespace cascade {
+
+using Eigen::MatrixXd;
+
+namespace {
+
+constexpr Named<Boundary> kBoundaries[] = {{Boundary::none, "none"},       {Boundary::zero, "zero"},
+                                           {Boundary::clamp, "clamp"},     {Boundary::periodic, "periodic"},
+                                           {Boundary::reflect, "reflect"}, {Boundary::mirror, "mirror"}};
+
+int64_t positive_mod(int64_t i, int64_t m) { return (i % m + m) % m; }
+
+// Lines as the columns of a matrix, filtered by a cascade section by section. `states` receives
+// each section's state at the far end of its pass: the last q outputs (causal, `prologue` rows
+// stacked above) or the first q (anticausal, zero epilogue below).
+MatrixXd run_causal(const std::vector<RecursiveFilter> &sections, const MatrixXd &X, MatrixXd *states) {
+    const int q = sections[0].order();
+    MatrixXd V = X;
+    for (size_t j = 0; j < sections.size(); j++) {
+        MatrixXd Y(q + V.rows(), V.cols());
+        Y.topRows(q).setZero();
+        Y.bottomRows(V.rows()) = reference::causal(sections[j], MatrixXd::Zero(q, V.cols()), V);
+        if (states) states->middleRows(j * q, q) = Y.bottomRows(q);
+        V = Y.bottomRows(V.rows());
+    }
+    return V;
+}
+
+MatrixXd run_anticausal(const std::vector<RecursiveFilter> &sections, const MatrixXd &Y, MatrixXd *states) {
+    const int q = sections[0].order();
+    MatrixXd V = Y;
+    for (size_t j = 0; j < sections.size(); j++) {
+        MatrixXd Z(V.rows() + q, V.cols());
+        Z.bottomRows(q).setZero();
+        Z.topRows(V.rows()) = reference::anticausal(sections[j], V, MatrixXd::Zero(q, V.cols()));
+        if (states) states->middleRows(j * q, q) = Z.topRows(q);
+        V = Z.topRows(V.rows());
+    }
+    return V;
+}
+
+// (e°, p1°, x_0, x_{n−1}) of each column of X, as rows.
+MatrixXd observables(const std::vector<RecursiveFilter> &sections, const MatrixXd &X) {
+    const int K = int(sections.size()) * sections[0].order();
+    MatrixXd causal_end(K, X.cols()), anticausal_start(K, X.cols());
+    run_anticausal(sections, run_causal(sections, X, &causal_end), &anticausal_start);
+    MatrixXd O(X.cols(), 2 * K + 2);
+    O.leftCols(K) = causal_end.transpose();
+    O.middleCols(K, K) = anticausal_start.transpose();
+    O.col(2 * K) = X.row(0).transpose();
+    O.col(2 * K + 1) = X.row(X.rows() - 1).transpose();
+    return O;
+}
+
+// The exact (p, e) of each column of X from its extension written out `pad` samples past both
+// ends: the serial definition, as rows.
+MatrixXd exact_seeds(const std::vector<RecursiveFilter> &sections, const MatrixXd &X, Boundary boundary,
+                     int64_t pad) {
+    const int q = sections[0].order(), K = int(sections.size()) * q;
+    const int64_t n = X.rows();
+    MatrixXd extended(n + 2 * pad, X.cols());
+    for (int64_t i = 0; i < extended.rows(); i++) {
+        const int64_t source = extended_index(boundary, i - pad, n);
+        if (source < 0)
+            extended.row(i).setZero();
+        else
+            extended.row(i) = X.row(source);
+    }
+    MatrixXd S(X.cols(), 2 * K);
+    MatrixXd V = extended;
+    for (size_t j = 0; j < sections.size(); j++) {
+        V = reference::causal(sections[j], MatrixXd::Zero(q, V.cols()), V);
+        S.middleCols(j * q, q) = V.middleRows(pad - q, q).transpose();  // y_{−q} … y_{−1}
+    }
+    for (size_t j = 0; j < sections.size(); j++) {
+        V = reference::anticausal(sections[j], V, MatrixXd::Zero(q, V.cols()));
+        S.middleCols(K + j * q, q) = V.middleRows(pad + n, q).transpose();  // z_n … z_{n+q−1}
+    }
+    return S;
+}
+
+// Whether a later step reads seed component s: y_{−q+m} (causal) is read by a_k for k ≥ q − m,
+// z_{n+m} (anticausal) by a_k for k ≥ m + 1.
+bool is_read(const std::vector<RecursiveFilter> &sections, int s) {
+    const int q = sections[0].order(), K = int(sections.size()) * q;
+    const bool causal = s < K;
+    const int j = (s % K) / q, m = s % q;
+    int last = 0;
+    for (int k = 1; k <= q; k++)
+        if (sections[j].feedback[k - 1] != 0.0) last = k;
+    return causal ? last >= q - m : last >= m + 1;
+}
+
+MatrixXd random_lines(int64_t n, int count, unsigned seed) {
+    std::mt19937_64 rng(seed);
+    std::normal_distribution<double> normal;
+    MatrixXd X(n, count);
+    for (int64_t i = 0; i < n; i++)
+        for (int c = 0; c < count; c++) X(i, c) = normal(rng);
+    return X;
+}
+
+// Rows of `response` up to the last one above 1e−10 of its largest entry (at least one).
+MatrixXd trimmed(const MatrixXd &response) {
+    const double threshold = 1e-10 * std::max(response.cwiseAbs().maxCoeff(), 1e-300);
+    Eigen::Index rows = 1;
+    for (Eigen::Index i = 0; i < response.rows(); i++)
+        if (response.row(i).cwiseAbs().maxCoeff() > threshold) rows = i + 1;
+    return response.topRows(rows);
+}
+
+}  // namespace
+
+Boundary parse_boundary(const std::string &text) { return parse_named(text, kBoundaries, "boundary"); }
+
+const char *boundary_name(Boundary boundary) { return name_of(boundary, kBoundaries); }
+
+std::string boundary_names() {
+    std::string names;
+    const size_t n = std::size(kBoundaries);
+    for (size_t k = 0; k < n; k++)
+        names += (k == 0 ? "" : k + 1 == n ? " or " : ", ") + std::string(kBoundaries[k].name);
+    return names;
+}
+
+int64_t extended_index(Boundary boundary, int64_t i, int64_t n) {
+    if (i >= 0 && i < n) return i;
+    switch (boundary) {
+        case Boundary::none:
+        case Boundary::zero:
+            return -1;
+        case Boundary::clamp:
+            return i < 0 ? 0 : n - 1;
+        case Boundary::periodic:
+            return positive_mod(i, n);
+        case Boundary::reflect: {
+            const int64_t m = positive_mod(i, 2 * n);
+            return m < n ? m : 2 * n - 1 - m;
+        }
+        case Boundary::mirror: {
+            if (n == 1) return 0;
+            const int64_t m = positive_mod(i, 2 * n - 2);
+            return m < n ? m : 2 * n - 2 - m;
+        }
+    }
+    return -1;
+}
+
+int64_t decay_length(const std::vector<RecursiveFilter> &sections, double epsilon) {
+    double largest = 0;
+    for (const RecursiveFilter &s : sections)
+        for (auto p : poles(s)) largest = std::max(largest, std::abs(p));
+    if (largest >= 1) throw Error("an unstable filter has no decay length");
+    // A pole of multiplicity m decays like i^(m−1)·ρ^i: twice the plain length covers the cascades
+    // built here (repeated poles at most a few deep), plus a floor for tiny ρ.
+    const double plain = largest > 0 ? std::log(epsilon) / std::log(largest) : 0.0;
+    return int64_t(std::ceil(2 * plain)) + 64;
+}
+
+BoundaryTables boundary_tables(const std::vector<RecursiveFilter> &sections, int64_t n, Boundary boundary) {
+    if (sections.empty()) throw Error("a boundary needs a filter");
+    if (n < 1) throw Error("an empty line has no boundary");
+    if (boundary == Boundary::none) throw Error("boundary 'none' has no initial feedbacks to compute");
+    const int q = sections[0].order(), K = int(sections.size()) * q;
+    const int64_t pad = decay_length(sections, 1e-20);
+    // The map converges like ρ^n: past the decay length, a line of `pad` samples has the same one.
+    const int64_t fit_n = std::min(n, pad);
+    const int terms = 2 * K + 2, count = 2 * terms + 8;
+
+    const MatrixXd train = random_lines(fit_n, count, 1), check = random_lines(fit_n, count, 2);
+    const MatrixXd O = observables(sections, train), S = exact_seeds(sections, train, boundary, pad);
+    BoundaryTables t;
+    Eigen::CompleteOrthogonalDecomposition<MatrixXd> solver(O);
+    solver.setThreshold(1e-12);
+    t.seeds = solver.solve(S).transpose();
+    for (int s = 0; s < 2 * K; s++)
+        if (!is_read(sections, s)) t.seeds.row(s).setZero();
+
+    const MatrixXd predicted = observables(sections, check) * t.seeds.transpose();
+    const MatrixXd exact = exact_seeds(sections, check, boundary, pad);
+    double error = 0, scale = 1e-300;
+    for (int s = 0; s < 2 * K; s++) {
+        if (!is_read(sections, s)) continue;
+        error = std::max(error, (predicted.col(s) - exact.col(s)).cwiseAbs().maxCoeff());
+        scale = std::max(scale, exact.col(s).cwiseAbs().maxCoeff());
+    }
+    if (error > 1e-9 * scale)
+        throw Error(std::string("boundary '") + boundary_name(boundary) +
+                    "' has no exact initial feedbacks for this filter (reflect and mirror need the "
+                    "anticausal pass to mirror the causal one)");
+
+    // Responses of the whole dimension to unit feedbacks, over a line long enough for them to
+    // decay (the anticausal pass then starts where the causal response is already gone).
+    const int64_t length = std::min(n, 2 * pad);
+    MatrixXd start(length, K), end(length, K);
+    for (int k = 0; k < K; k++) {
+        // A unit prologue of section j enters as that section's state: run from it with zero input.
+        const int j = k / q;
+        MatrixXd V = MatrixXd::Zero(length, 1);
+        for (size_t i = 0; i < sections.size(); i++) {
+            MatrixXd P = MatrixXd::Zero(q, 1);
+            if (int(i) == j) P(k % q, 0) = 1.0;
+            V = reference::causal(sections[i], P, V);
+        }
+        for (size_t i = 0; i < sections.size(); i++)
+            V = reference::anticausal(sections[i], V, MatrixXd::Zero(q, 1));
+        start.col(k) = V.col(0);
+        MatrixXd W = MatrixXd::Zero(length, 1);
+        for (size_t i = 0; i < sections.size(); i++) {
+            MatrixXd E = MatrixXd::Zero(q, 1);
+            if (int(i) == j) E(k % q, 0) = 1.0;
+            W = reference::anticausal(sections[i], W, E);
+        }
+        end.col(k) = W.col(0).reverse();
+    }
+    t.start = trimmed(start);
+    t.end = trimmed(end);
+    return t;
+}
+
+}  // namespace cascade

@@ -1,0 +1,116 @@
+// The exact boundaries' tables (runtime/boundary.h) against the serial definition: a line filtered
+// with zero feedbacks, plus what the fitted feedbacks add, equals the filter of the extension
+// written out past the decay.
+#include <gtest/gtest.h>
+
+#include "boundary.h"
+#include "error.h"
+#include "reference.h"
+#include "test_support.h"
+
+namespace cascade {
+namespace {
+
+using Eigen::MatrixXd;
+using testing::random_matrix;
+using testing::random_stable_filter;
+using testing::rng_for_test;
+
+const Boundary kExact[] = {Boundary::zero, Boundary::clamp, Boundary::periodic, Boundary::reflect,
+                           Boundary::mirror};
+
+TEST(ExtendedIndex, FollowsEachExtension) {
+    // n = 4 (a b c d) from position −5 to 8.
+    auto line = [](Boundary b, int n) {
+        std::vector<int64_t> v;
+        for (int i = -5; i < 9; i++) v.push_back(extended_index(b, i, n));
+        return v;
+    };
+    using V = std::vector<int64_t>;
+    EXPECT_EQ(line(Boundary::zero, 4), (V{-1, -1, -1, -1, -1, 0, 1, 2, 3, -1, -1, -1, -1, -1}));
+    EXPECT_EQ(line(Boundary::clamp, 4), (V{0, 0, 0, 0, 0, 0, 1, 2, 3, 3, 3, 3, 3, 3}));
+    EXPECT_EQ(line(Boundary::periodic, 4), (V{3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0}));
+    EXPECT_EQ(line(Boundary::reflect, 4), (V{3, 3, 2, 1, 0, 0, 1, 2, 3, 3, 2, 1, 0, 0}));
+    EXPECT_EQ(line(Boundary::mirror, 4), (V{1, 2, 3, 2, 1, 0, 1, 2, 3, 2, 1, 0, 1, 2}));
+    for (Boundary b : {Boundary::clamp, Boundary::periodic, Boundary::reflect, Boundary::mirror})
+        EXPECT_EQ(line(b, 1), V(14, 0)) << boundary_name(b);
+}
+
+TEST(BoundaryNames, RoundTripAndRefuseOthers) {
+    for (Boundary b : kExact) EXPECT_EQ(parse_boundary(boundary_name(b)), b);
+    EXPECT_EQ(parse_boundary("none"), Boundary::none);
+    EXPECT_THROW(parse_boundary("wrap"), Error);
+    EXPECT_THROW(boundary_tables({RecursiveFilter{1.0, {-0.5}}}, 8, Boundary::none), Error);
+}
+
+// A line (column) through `sections` with zero feedbacks, plus tables.start·p + tables.end·e.
+MatrixXd exact_line(const std::vector<RecursiveFilter> &sections, const MatrixXd &x,
+                    const BoundaryTables &t) {
+    const int q = sections[0].order(), K = int(sections.size()) * q;
+    const Eigen::Index n = x.rows();
+    MatrixXd observed(2 * K + 2, 1), v = x;
+    for (size_t j = 0; j < sections.size(); j++) {
+        MatrixXd y(q + n, 1);
+        y.topRows(q).setZero();
+        y.bottomRows(n) = reference::causal(sections[j], MatrixXd::Zero(q, 1), v);
+        observed.middleRows(j * q, q) = y.bottomRows(q);
+        v = y.bottomRows(n);
+    }
+    for (size_t j = 0; j < sections.size(); j++) {
+        MatrixXd z(n + q, 1);
+        z.bottomRows(q).setZero();
+        z.topRows(n) = reference::anticausal(sections[j], v, MatrixXd::Zero(q, 1));
+        observed.middleRows(K + j * q, q) = z.topRows(q);
+        v = z.topRows(n);
+    }
+    observed(2 * K, 0) = x(0, 0);
+    observed(2 * K + 1, 0) = x(n - 1, 0);
+    const MatrixXd seeds = t.seeds * observed;
+    for (Eigen::Index i = 0; i < t.start.rows(); i++) v(i, 0) += t.start.row(i).dot(seeds.topRows(K).col(0));
+    for (Eigen::Index i = 0; i < t.end.rows(); i++)
+        v(n - 1 - i, 0) += t.end.row(i).dot(seeds.bottomRows(K).col(0));
+    return v;
+}
+
+// The filter as one direct-form pass, and as the variants' sections of order 2 (first-order ones
+// padded with a zero coefficient, so that some state is never read).
+std::vector<std::vector<RecursiveFilter>> forms_of(const RecursiveFilter &f) {
+    std::vector<RecursiveFilter> sections = to_sections(f);
+    for (RecursiveFilter &s : sections) s.feedback.resize(2, 0.0);
+    return {{f}, sections};
+}
+
+TEST(BoundaryTables, MatchTheSerialDefinitionOfEveryExtension) {
+    auto rng = rng_for_test();
+    for (int order : {1, 2, 3}) {
+        for (bool complex_poles : {false, true}) {
+            if (complex_poles && order < 2) continue;
+            const RecursiveFilter f = random_stable_filter(rng, order, 0.95, complex_poles);
+            for (int n : {1, 2, 3, 5, 64, 1000, 4001}) {
+                const MatrixXd x = random_matrix(rng, n, 1);
+                for (Boundary b : kExact) {
+                    const MatrixXd expected =
+                        reference::filter_2d(Filter2D{f, RecursiveFilter{1.0, {0.0}}}, x, b);
+                    for (const auto &sections : forms_of(f)) {
+                        const MatrixXd got = exact_line(sections, x, boundary_tables(sections, n, b));
+                        EXPECT_LE(testing::relative_l2(got, expected), 1e-9)
+                            << boundary_name(b) << " order " << order << " n " << n << " sections "
+                            << sections.size();
+                    }
+                }
+            }
+        }
+    }
+}
+
+TEST(BoundaryTables, ResponsesStopWhereTheyDecay) {
+    const std::vector<RecursiveFilter> f{RecursiveFilter{0.5, {-0.5}}};
+    const BoundaryTables t = boundary_tables(f, 100000, Boundary::clamp);
+    // 0.5^i falls below 1e-10 after ~34 samples (the anticausal pass doubles the tail's reach).
+    EXPECT_LT(t.start.rows(), 80);
+    EXPECT_LT(t.end.rows(), 80);
+    EXPECT_EQ(boundary_tables(f, 3, Boundary::clamp).start.rows(), 3);
+}
+
+}  // namespace
+}  // namespace cascade
