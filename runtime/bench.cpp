@@ -82,11 +82,28 @@ double sat_error(const float *input, const float *output, int width, int height)
     return largest > 0 ? error / largest : error;
 }
 
+}  // namespace
+
+BoundedVariant split_boundary(const std::string &variant) {
+    const size_t dash = variant.rfind('-');
+    if (dash != std::string::npos) {
+        try {
+            const Boundary boundary = parse_boundary(variant.substr(dash + 1));
+            if (boundary != Boundary::none) return {variant.substr(0, dash), boundary};
+        } catch (const Error &) {
+        }
+    }
+    return {variant, Boundary::none};
+}
+
+namespace {
+
 // The bench's IIR cases, "<algorithm>-<filter>": algorithm rt, 4, 5 or 6; filter order1 (a
 // first-order pole at 0.5) or order3 (van Vliet's Gaussian, σ = kBenchGaussianSigma, as sections). The plan
 // is made once, so a timed call is the pipeline alone.
-std::function<void()> iir_call(const std::string &variant, halide_buffer_t *input, halide_buffer_t *output,
+std::function<void()> iir_call(const std::string &bounded, halide_buffer_t *input, halide_buffer_t *output,
                                Device device) {
+    const auto [variant, boundary] = split_boundary(bounded);
     const size_t dash = variant.find('-');
     const std::string algorithm = variant.substr(0, dash),
                       kind = dash == std::string::npos ? "" : variant.substr(dash + 1);
@@ -106,7 +123,7 @@ std::function<void()> iir_call(const std::string &variant, halide_buffer_t *inpu
         throw Skip{e.what()};
     }
     auto plan = std::make_shared<IirPlan>(Filter2D{filter, filter}, input->dim[0].extent,
-                                          input->dim[1].extent, Form::automatic, a, device);
+                                          input->dim[1].extent, Form::automatic, a, device, boundary);
     return [=] { plan->run(input, output); };
 }
 
@@ -114,8 +131,9 @@ std::function<void()> iir_call(const std::string &variant, halide_buffer_t *inpu
 // with the automatic algorithm. The plan (coefficients, tables, taps and, for deriche, the FIR's
 // intermediate image on the same device as the buffers) is made once, so a timed call is the
 // pipelines alone.
-std::function<void()> gaussian_call(const std::string &variant, halide_buffer_t *input,
+std::function<void()> gaussian_call(const std::string &bounded, halide_buffer_t *input,
                                     halide_buffer_t *output, Device device) {
+    const auto [variant, boundary] = split_boundary(bounded);
     GaussianMethod method;
     try {
         method = parse_gaussian_method(variant);
@@ -124,7 +142,7 @@ std::function<void()> gaussian_call(const std::string &variant, halide_buffer_t 
     }
     auto plan = std::make_shared<GaussianPlan>(design_gaussian(kBenchGaussianSigma, method),
                                                input->dim[0].extent, input->dim[1].extent, 1, Form::automatic,
-                                               Algorithm::automatic, device);
+                                               Algorithm::automatic, device, boundary);
     return [=] { plan->run(input, output); };
 }
 

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "boundary.h"
 #include "variants.h"
 
 namespace cascade {
@@ -15,7 +16,8 @@ struct BenchCase {
     // "copy", "sat", "cub-sat" (CUDA only), "iir", "gaussian" or "cufft-gaussian" (CUDA only)
     std::string op;
     // sat: a parse_sat_algorithm name; iir: "<rt|4|5|6>-<order1|order3>"; gaussian: a
-    // parse_gaussian_method name (vanvliet, deriche2, deriche4, twoway); else ""
+    // parse_gaussian_method name (vanvliet, deriche2, deriche4, twoway); else "". iir and
+    // gaussian variants take a boundary other than none as a suffix: "rt-order1-clamp".
     std::string variant;
     int width = 0, height = 0;
     Device device = Device::cpu;
@@ -52,6 +54,13 @@ const std::vector<std::string> &bench_ops();
 std::vector<std::string> bench_variants(const std::string &op);
 // copy, sat, cub-sat, cufft-gaussian: 8; iir, gaussian: 12
 double bench_bytes_per_pixel(const std::string &op);
+
+// An iir or gaussian variant split into its name and boundary suffix (none without one).
+struct BoundedVariant {
+    std::string name;
+    Boundary boundary = Boundary::none;
+};
+BoundedVariant split_boundary(const std::string &variant);
 
 // Empty when CUDA cases can run here; otherwise why not.
 std::string bench_cuda_unavailable_reason();

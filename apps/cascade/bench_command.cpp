@@ -48,7 +48,8 @@ bool is_variant_of(const std::string &op, const std::string &variant) {
         }
     }
     const std::vector<std::string> known = bench_variants(op);
-    return std::find(known.begin(), known.end(), variant) != known.end();
+    const std::string name = op == "iir" || op == "gaussian" ? split_boundary(variant).name : variant;
+    return std::find(known.begin(), known.end(), name) != known.end();
 }
 
 Device choose_device(const std::string &choice) {
@@ -218,7 +219,8 @@ Command add_bench_command(CLI::App &app) {
     cmd->add_option("--variants", args->variants,
                     "Variants of sat (naive, overlapped, 2r1w, 1r1w, 1r1w-split, auto), iir (rt-order1, "
                     "rt-order3, 4-order1, ..., 6-order3) and gaussian (vanvliet, deriche2, deriche4, twoway) "
-                    "to run, comma-separated (default: all)")
+                    "to run, comma-separated (default: all); iir and gaussian take a boundary suffix, "
+                    "e.g. rt-order1-clamp (docs/boundaries.md)")
         ->delimiter(',');
     cmd->add_option(
            "--sizes", args->sizes,
