@@ -34,17 +34,23 @@ Func exact_feedbacks(const std::string &name, const std::vector<Func> &causal,
     return feedbacks;
 }
 
-Expr boundary_correction(Func feedbacks, const BoundaryInputs &tables, int K, Expr position, Expr extent,
-                         Expr across, Expr c) {
+CorrectedLines add_boundary_correction(Func out, Func in, Func feedbacks, const BoundaryInputs &tables, int K,
+                                       Dim dim, Expr extent) {
+    Var x("x"), y("y"), c("c");
+    out(x, y, c) = in(x, y, c);
+    const Var across = dim == Dim::y ? x : y;
+    auto at = [&](Expr position) {
+        return dim == Dim::y ? std::vector<Expr>{x, position, c} : std::vector<Expr>{position, y, c};
+    };
+    RDom start(0, tables.start_rows, out.name() + "_start"), end(0, tables.end_rows, out.name() + "_end");
     Expr from_start = 0.0f, from_end = 0.0f;
-    Expr i = clamp(position, 0, tables.start_rows - 1),
-         e = clamp(extent - 1 - position, 0, tables.end_rows - 1);
     for (int k = 0; k < K; k++) {
-        from_start += tables.start(k, i) * feedbacks(k, across, c);
-        from_end += tables.end(k, e) * feedbacks(K + k, across, c);
+        from_start += tables.start(k, start.x) * feedbacks(k, across, c);
+        from_end += tables.end(k, end.x) * feedbacks(K + k, across, c);
     }
-    return select(position < tables.start_rows, from_start, 0.0f) +
-           select(extent - 1 - position < tables.end_rows, from_end, 0.0f);
+    out(at(start.x)) += from_start;
+    out(at(extent - 1 - end.x)) += from_end;
+    return {out, dim};
 }
 
 }  // namespace cascade

@@ -26,10 +26,14 @@ Halide::Func exact_feedbacks(const std::string &name, const std::vector<Halide::
                              const std::vector<Halide::Func> &anticausal, Halide::Func input, Dim dim,
                              Halide::Expr extent, int q, const BoundaryInputs &tables);
 
-// What the feedbacks add to sample `position` of the line `across` (channel c): the start table
-// times the causal feedbacks plus the end table times the anticausal ones.
-Halide::Expr boundary_correction(Halide::Func feedbacks, const BoundaryInputs &tables, int K,
-                                 Halide::Expr position, Halide::Expr extent, Halide::Expr across,
-                                 Halide::Expr c);
+// `out` (x, y, c): `in` with what the feedbacks add near both ends of each line along `dim`: a
+// copy, then two updates over the first m_s and the last m_e samples of every line (the start
+// and end tables' rows), which the schedule maps across the lines.
+struct CorrectedLines {
+    Halide::Func func;
+    Dim dim;
+};
+CorrectedLines add_boundary_correction(Halide::Func out, Halide::Func in, Halide::Func feedbacks,
+                                       const BoundaryInputs &tables, int K, Dim dim, Halide::Expr extent);
 
 }  // namespace cascade

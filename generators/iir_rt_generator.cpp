@@ -9,8 +9,9 @@
 //   state is amplified); first- and second-order sections stay within ~1e-6 of the exact result.
 //
 // With `exact` the image's edges are exact for any extension (generators/boundary.h): each
-// dimension's passes run with zero feedbacks, and what the exact feedbacks add is summed in as
-// the next dimension reads the columns and as the output is written.
+// dimension's passes run with zero feedbacks, and what the exact feedbacks add is added near the
+// ends of each line, to a copy (columns) and to the output (rows): one more elementwise pass per
+// dimension, cheap beside RT's serial scans.
 #include "generators/boundary.h"
 #include "generators/recursive_filter.h"
 #include "schedules/rt_schedule.h"
@@ -61,6 +62,7 @@ public:
         };
         // One dimension's passes; with `exact`, `current` then reads them corrected.
         std::vector<Func> feedbacks;
+        std::vector<cascade::CorrectedLines> corrections;
         auto add_dimension = [&](const std::vector<Coefficients> &filters, Dim dim, Expr extent, bool last) {
             Func line_input = current;
             const size_t first = passes.size();
@@ -78,20 +80,17 @@ public:
             Func f = cascade::exact_feedbacks(dim == Dim::y ? "feedbacks_y" : "feedbacks_x", causal,
                                               anticausal, line_input, dim, extent, q, tables);
             feedbacks.push_back(f);
-            Var x("x"), y("y"), c("c");
-            Func corrected = last ? Func(output) : Func("exact_columns");
-            Expr position = dim == Dim::y ? Expr(y) : Expr(x), across = dim == Dim::y ? Expr(x) : Expr(y);
-            corrected(x, y, c) =
-                current(x, y, c) + cascade::boundary_correction(f, tables, K, position, extent, across, c);
-            current = corrected;
+            corrections.push_back(cascade::add_boundary_correction(
+                last ? Func(output) : Func("exact_columns"), current, f, tables, K, dim, extent));
+            current = corrections.back().func;
         };
         add_dimension(vertical, Dim::y, height, false);
         add_dimension(horizontal, Dim::x, width, true);
 
         if (get_target().has_gpu_feature()) {
-            cascade::schedule_rt_cuda(passes, feedbacks, output);
+            cascade::schedule_rt_cuda(passes, feedbacks, corrections, output);
         } else {
-            cascade::schedule_rt_cpu(passes, feedbacks, output);
+            cascade::schedule_rt_cpu(passes, feedbacks, corrections, output);
         }
     }
 

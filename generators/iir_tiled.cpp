@@ -24,8 +24,14 @@ Expr seed_or_zero(const std::function<Expr(Expr, Expr)> &seed, Expr across, Expr
 // `capture`, each section's state at the tile's edge is copied, after its scan, to the rows
 // (columns) b + s past the tile, s the state index: causal s ∈ [0, K), anticausal [K, 2K).
 // `bounded`: the updates run across [0, b) only (not over captured rows).
+//
+// With `exact` (exact boundaries) the image's last tile is handled as the tables' `last` copies
+// say (tiled_layout.h): the causal state is captured after its last valid sample, and the
+// anticausal sections enter at that sample, seeded there, so the seeds of an exact boundary enter
+// exactly where the image ends. Elsewhere `valid` ≥ b and nothing changes but a few selects,
+// which the zero-boundary variants do without.
 void add_scans(TileScans &t, Dim dim, const SectionCascade &f, int b, Expr valid, const Seeds &seeds,
-               bool capture, bool bounded) {
+               bool capture, bool bounded, bool exact) {
     const std::vector<Var> args = t.func.args();
     const int along = dim == Dim::y ? 1 : 0;
     const std::string name = t.func.name() + (dim == Dim::y ? "_down" : "_across");
@@ -47,6 +53,8 @@ void add_scans(TileScans &t, Dim dim, const SectionCascade &f, int b, Expr valid
     };
     Expr across = bounded ? Expr(r.y) : Expr(args[1 - along]);
     auto state_index = [&](int j, Expr offset) { return clamp(j * q + offset, j * q, j * q + q - 1); };
+    // Where the anticausal sections enter: the tile's end, or with `exact` the image's end.
+    const Expr end = exact ? min(valid, b) : Expr(b);
 
     for (int j = 0; j < f.sections(); j++) {
         Expr p = r.x;
@@ -60,7 +68,10 @@ void add_scans(TileScans &t, Dim dim, const SectionCascade &f, int b, Expr valid
         t.func(at(p, r)) = value;
         if (capture) {
             record(rc);
-            t.func(at(b + j * q + rc.x, rc)) = t.func(at(b - q + rc.x, rc));
+            Expr row = end - q + rc.x;  // before the tile: the zero prologue
+            t.func(at(b + j * q + rc.x, rc)) =
+                exact ? select(row >= 0, t.func(at(clamp(row, 0, b - 1), rc)), 0.0f)
+                      : t.func(at(b - q + rc.x, rc));
         }
     }
     for (int j = 0; j < f.sections(); j++) {
@@ -69,15 +80,18 @@ void add_scans(TileScans &t, Dim dim, const SectionCascade &f, int b, Expr valid
         if (j == 0) in = select(p < valid, in, 0.0f);
         Expr value = (j == 0 ? f.gain : Expr(1.0f)) * in;
         for (int k = 1; k <= q; k++) {
-            // Past the tile: the epilogue, z_j[p + k] with p + k ∈ [b, b + q).
-            Expr seed = seed_or_zero(seeds.epilogue, across, state_index(j, p + k - b));
-            value -= f.feedback[j][k - 1] * select(likely(p + k < b), t.func(at(min(p + k, b - 1), r)), seed);
+            // Past the tile (image): the epilogue, z_j[p + k] with p + k ∈ [end, end + q).
+            Expr seed = seed_or_zero(seeds.epilogue, across, state_index(j, p + k - end));
+            Expr inside = exact ? p + k < end : likely(p + k < b);
+            value -= f.feedback[j][k - 1] * select(inside, t.func(at(min(p + k, b - 1), r)), seed);
         }
         record(r);
         t.func(at(p, r)) = value;
         if (capture) {
             record(rc);
-            t.func(at(b + K + j * q + rc.x, rc)) = t.func(at(rc.x, rc));
+            // Past the image: the zero epilogue.
+            t.func(at(b + K + j * q + rc.x, rc)) =
+                exact ? select(rc.x < end, t.func(at(rc.x, rc)), 0.0f) : t.func(at(rc.x, rc));
         }
     }
 }
@@ -193,15 +207,92 @@ CarryScan complete_epilogues(const std::string &name, Func incomplete, const Car
     return linear_scan(name, input, table, L.mr(), L.mr_power(0), L.K, tiles, true);
 }
 
+// One dimension's completed carries as the tiles read them: with exact boundaries, the
+// zero-boundary completions plus what the edges' feedbacks add (iir_tiled.h, TiledEdges).
+struct Carries {
+    // The state entering tile t from before (t = 0: the causal feedbacks) and from after (the
+    // last tile: the anticausal feedbacks, entering at the image's end).
+    std::function<Expr(Expr i, Expr s, Expr t, Expr c)> before, after;
+    // What they read: the completed carries, or with exact boundaries the stored sums.
+    Halide::Func read_before, read_after;
+};
+
+Carries zero_boundary_carries(const CarryScan &P, const CarryScan &E) {
+    Func p = P.func, e = E.func;
+    return {[=](Expr i, Expr s, Expr t, Expr c) { return select(t > 0, p(i, s, max(t - 1, 0), c), 0.0f); },
+            [=](Expr i, Expr s, Expr t, Expr c) { return e(i, s, t, c); }, p, e};
+}
+
+// feedbacks(s, i, c), s ∈ [0, 2K): the exact feedbacks of line i from its observables (e°, p1°,
+// x_0, x_{n−1}): e° = Mf_last·P(T − 2) + the last tile's captured prologue, p1° = the first tile's
+// captured epilogue + Mr·E(0); `first`, `last` give the line's edge samples.
+Func exact_feedbacks(const std::string &name, const CarryScan &P, const CarryScan &E, Func p_incomplete,
+                     Func e_incomplete, Func table, const TiledLayout &L, Expr tiles, Func matrix,
+                     std::function<Expr(Expr, Expr)> first, std::function<Expr(Expr, Expr)> last) {
+    Var s("s"), i("i"), c("c");
+    const int K = L.K;
+    std::vector<Expr> observed;
+    for (int j = 0; j < K; j++) {
+        Expr carried = 0.0f;
+        for (int k = 0; k < K; k++)
+            carried += entry(table, k, L.mf_last() + j) * P.func(i, k, max(tiles - 2, 0), c);
+        observed.push_back(select(tiles >= 2, carried, 0.0f) + p_incomplete(i, j, tiles - 1, c));
+    }
+    // E(0) enters tile 0 from tile 1; with one tile there is none.
+    for (int j = 0; j < K; j++) {
+        Expr after = 0.0f;
+        for (int k = 0; k < K; k++) after += entry(table, k, L.mr() + j) * E.func(i, k, 0, c);
+        observed.push_back(e_incomplete(i, j, 0, c) + select(tiles >= 2, after, 0.0f));
+    }
+    observed.push_back(first(i, c));
+    observed.push_back(last(i, c));
+    Expr sum = 0.0f;
+    for (size_t j = 0; j < observed.size(); j++) sum += matrix(int(j), s) * observed[j];
+    Func feedbacks(name);
+    feedbacks(s, i, c) = sum;
+    return feedbacks;
+}
+
+// The carries with the feedbacks' effect added: P(t) + Φ(t)·p, E(t) + Ψ_P(t)·p + Ψ_E(t)·e, and the
+// feedbacks themselves at the line's ends.
+Carries exact_carries(const CarryScan &P, const CarryScan &E, Func feedbacks, const TiledEdges &edges, int K,
+                      Expr tiles) {
+    Func p = P.func, e = E.func, start = edges.start, end = edges.end;
+    Expr start_tiles = edges.start_tiles, end_tiles = edges.end_tiles;
+    auto from_start = [=](Expr i, Expr s, Expr t, Expr c, int column) {
+        Expr sum = 0.0f;
+        Expr row = clamp(t, 0, start_tiles - 1) * K + s;
+        for (int k = 0; k < K; k++) sum += start(column + k, row) * feedbacks(k, i, c);
+        return select(t < start_tiles, sum, 0.0f);
+    };
+    auto prologue = [=](Expr i, Expr s, Expr t, Expr c) { return p(i, s, t, c) + from_start(i, s, t, c, 0); };
+    auto epilogue = [=](Expr i, Expr s, Expr t, Expr c) {
+        Expr u = tiles - 2 - t, sum = 0.0f;
+        Expr row = clamp(u, 0, end_tiles - 1) * K + s;
+        for (int k = 0; k < K; k++) sum += end(k, row) * feedbacks(K + k, i, c);
+        return e(i, s, t, c) + from_start(i, s, t, c, K) + select(u < end_tiles, sum, 0.0f);
+    };
+    // Stored (the schedule computes them once): every tile reads them, algorithms 5 and 6 b times
+    // per dot product.
+    Var i("i"), s("s"), t("t"), c("c");
+    Func before(P.func.name() + "_exact"), after(E.func.name() + "_exact");
+    before(i, s, t, c) = select(t > 0, prologue(i, s, max(t - 1, 0), c), feedbacks(clamp(s, 0, K - 1), i, c));
+    after(i, s, t, c) = select(t == tiles - 1, feedbacks(K + clamp(s, 0, K - 1), i, c), epilogue(i, s, t, c));
+    return {[=](Expr i, Expr s, Expr t, Expr c) { return before(i, s, t, c); },
+            [=](Expr i, Expr s, Expr t, Expr c) { return after(i, s, t, c); }, before, after};
+}
+
 }  // namespace
 
 IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
                                const SectionCascade &vertical, const SectionCascade &horizontal,
-                               Func vertical_table, Func horizontal_table, int b, int algorithm) {
+                               Func vertical_table, Func horizontal_table, int b, int algorithm,
+                               const ExactEdges *exact_edges) {
     if (algorithm != 4 && algorithm != 5 && algorithm != 6)
         throw std::invalid_argument("the tiled IIR algorithms are 4, 5 and 6");
     if (vertical.order() > b || horizontal.order() > b)
         throw std::invalid_argument("the tile must be at least as long as a section's order");
+    const bool exact = exact_edges != nullptr;
     IirTiledFuncs f;
     f.b = b;
     f.algorithm = algorithm;
@@ -212,8 +303,14 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
         xi = f.xi = Var("xi"), yi = f.yi = Var("yi");
     const TiledLayout LV{b, vertical.state()}, LH{b, horizontal.state()};
     const int KV = LV.K, KH = LH.K;
+    f.column_states = 2 * KV;
+    f.row_states = 2 * KH;
     const Expr nx = (width + b - 1) / b, ny = (height + b - 1) / b;
     const Expr valid_x = width - tx * b, valid_y = height - ty * b;
+    // With exact boundaries, each tile's rows also keep its first and last valid column as the
+    // column passes leave them (columns b + 2K_H, b + 2K_H + 1): the rows' edge samples.
+    const int edge_columns = exact ? 2 : 0;
+    const Expr last_column = min(valid_x, b) - 1;
 
     f.samples = Func("samples");
     f.samples(x, y, c) =
@@ -224,13 +321,19 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
     // reads whatever samples lie there (the next tiles', or zeros), so that each row and column
     // of the tile reads one contiguous range of samples.
     auto edge_tile = [&](const std::string &name, const Seeds &column_seeds, bool column_capture, bool rows) {
-        TileScans t = new_tile(name, rows ? b + 2 * KH : b);
+        TileScans t = new_tile(name, rows ? b + 2 * KH + edge_columns : b);
         t.rows = b + 2 * KV;
         t.func(xi, yi, tx, ty, c) = f.samples(tx * b + xi, ty * b + yi, c);
         Seeds seeds = column_seeds;
         if (column_seeds.prologue) seeds = stage_seeds(t, b, column_seeds, KV, Seeds{}, KH).column;
-        add_scans(t, Dim::y, vertical, b, valid_y, seeds, column_capture, true);
-        if (rows) add_scans(t, Dim::x, horizontal, b, valid_x, Seeds{}, true, true);
+        add_scans(t, Dim::y, vertical, b, valid_y, seeds, column_capture, true, exact);
+        if (rows && exact) {
+            RDom e(0, 2, 0, b, name + "_edge_columns");
+            t.updates.push_back({t.func.num_update_definitions(), false, e.x, e.y});
+            t.func(b + 2 * KH + e.x, e.y, tx, ty, c) =
+                t.func(clamp(select(e.x == 0, 0, last_column), 0, b - 1), e.y, tx, ty, c);
+        }
+        if (rows) add_scans(t, Dim::x, horizontal, b, valid_x, Seeds{}, true, true, exact);
         return t;
     };
 
@@ -241,9 +344,10 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
         edges1(i, s, tx, ty, c) = tile1.func(i, b + s, tx, ty, c);
         edges1.bound(s, 0, 2 * KV);
     } else {
+        const int row_entries = 2 * KH + edge_columns;
         edges1(i, s, tx, ty, c) = select(s < 2 * KV, tile1.func(i, b + min(s, 2 * KV - 1), tx, ty, c),
-                                         tile1.func(b + clamp(s - 2 * KV, 0, 2 * KH - 1), i, tx, ty, c));
-        edges1.bound(s, 0, 2 * KV + 2 * KH);
+                                         tile1.func(b + clamp(s - 2 * KV, 0, row_entries - 1), i, tx, ty, c));
+        edges1.bound(s, 0, 2 * KV + row_entries);
     }
     edges1.bound(i, 0, b);
     f.edge_passes.push_back({edges1, tile1});
@@ -255,69 +359,103 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
     f.column_prologue = complete_prologues("column_prologue", column_p, vertical_table, LV, ny);
     f.column_epilogue =
         complete_epilogues("column_epilogue", column_e, f.column_prologue, vertical_table, LV, ny);
-    Func P = f.column_prologue.func, E = f.column_epilogue.func;
-    Seeds column_seeds{[&, P](Expr across, Expr st) {
-                           return select(ty > 0, P(tx * b + across, st, max(ty - 1, 0), c), 0.0f);
-                       },
-                       [&, E](Expr across, Expr st) { return E(tx * b + across, st, ty, c); }};
+    Carries columns = zero_boundary_carries(f.column_prologue, f.column_epilogue);
+    if (exact) {
+        f.column_feedbacks = exact_feedbacks(
+            "column_feedbacks", f.column_prologue, f.column_epilogue, column_p, column_e, vertical_table, LV,
+            ny, exact_edges->vertical.matrix, [&](Expr i, Expr c) { return f.samples(i, 0, c); },
+            [&](Expr i, Expr c) { return f.samples(i, height - 1, c); });
+        columns = exact_carries(f.column_prologue, f.column_epilogue, f.column_feedbacks,
+                                exact_edges->vertical, KV, ny);
+        f.exact_carries.insert(f.exact_carries.end(), {columns.read_before, columns.read_after});
+    }
+    f.column_carries_read = {columns.read_before, columns.read_after};
+    Seeds column_seeds{
+        [&, columns](Expr across, Expr st) { return columns.before(tx * b + across, st, ty, c); },
+        [&, columns](Expr across, Expr st) { return columns.after(tx * b + across, st, ty, c); }};
 
-    // 3. The row carries, before completion.
+    // 3. The row carries, before completion, and (exact) the rows' edge samples.
     Func row_p("row_p_incomplete"), row_e("row_e_incomplete");
+    std::function<Expr(Expr, Expr, int)> edge_sample;  // (y, c, side)
     if (algorithm == 4) {
         // Re-read each tile, filter its columns exactly, and take the row carries of that.
         TileScans tile3 = edge_tile("seeded_edge_tile", column_seeds, false, true);
         Func edges3("seeded_tile_edges");
         edges3(i, s, tx, ty, c) = tile3.func(b + s, i, tx, ty, c);
-        edges3.bound(i, 0, b).bound(s, 0, 2 * KH);
+        edges3.bound(i, 0, b).bound(s, 0, 2 * KH + edge_columns);
         f.edge_passes.push_back({edges3, tile3});
         row_p(y, s, tx, c) = edges3(y % b, s, tx, y / b, c);
         row_e(y, s, tx, c) = edges3(y % b, KH + s, tx, y / b, c);
+        edge_sample = [=](Expr y, Expr c, int side) {
+            return edges3(y % b, 2 * KH + side, side == 0 ? Expr(0) : nx - 1, y / b, c);
+        };
     } else {
         // By linearity the exact columns are the zero-carry ones plus UP·P + UE·E per column, so
         // the row carries gain Σ_u U(yi, u)·Σ_xi state_u(xi)·G(·, xi): per tile, (2K_V)×(2K_H) dot
         // products of the column carries with the rows of Gf and Gr.
         RDom r(0, b, "effect_sum");
         Expr column = tx * b + r.x;
-        Expr state = select(u < KV, select(ty > 0, P(column, min(u, KV - 1), max(ty - 1, 0), c), 0.0f),
-                            E(column, clamp(u - KV, 0, KV - 1), ty, c));
-        Expr g_row = select(v < KH, LH.gf() + min(v, KH - 1),
+        Expr state = select(u < KV, columns.before(column, min(u, KV - 1), ty, c),
+                            columns.after(column, clamp(u - KV, 0, KV - 1), ty, c));
+        // (exact) The last tile's prologue is its state after its last valid sample.
+        Expr gf = exact ? select(tx == nx - 1, LH.gf_last(), LH.gf()) : Expr(LH.gf());
+        Expr g_row = select(v < KH, gf + min(v, KH - 1),
                             select(tx == nx - 1, LH.gr(1), LH.gr(0)) + clamp(v - KH, 0, KH - 1));
         f.column_effect = Func("column_effect");
-        f.column_states = 2 * KV;
-        f.row_states = 2 * KH;
         f.column_effect(u, v, tx, ty, c) = 0.0f;
         f.column_effect(u, v, tx, ty, c) += state * entry(horizontal_table, r.x, g_row);
-        auto corrected = [&](int first) {
-            Expr yin = y % b, tile_y = y / b;
+        // What the column carries add to row yi of tile row ty: U(yi, ·) = UP, UE (their `last`
+        // copies in the last tile row, where only exact boundaries make E nonzero).
+        auto carried = [&](Expr yin, Expr tile_y, std::function<Expr(int)> term) {
             Expr up_row = select(tile_y == ny - 1, LV.up(1), LV.up(0));
-            Expr acc = edges1(yin, 2 * KV + first + s, tx, tile_y, c);
+            Expr ue_row = exact ? select(tile_y == ny - 1, LV.ue_last(), LV.ue()) : Expr(LV.ue());
+            Expr acc = 0.0f;
             for (int k = 0; k < KV; k++) {
-                acc += entry(vertical_table, yin, up_row + k) * f.column_effect(k, first + s, tx, tile_y, c);
-                acc += entry(vertical_table, yin, LV.ue() + k) *
-                       f.column_effect(KV + k, first + s, tx, tile_y, c);
+                acc += entry(vertical_table, yin, up_row + k) * term(k);
+                acc += entry(vertical_table, yin, ue_row + k) * term(KV + k);
             }
             return acc;
         };
+        auto corrected = [&](int first) {
+            Expr yin = y % b, tile_y = y / b;
+            return edges1(yin, 2 * KV + first + s, tx, tile_y, c) +
+                   carried(yin, tile_y, [&](int k) { return f.column_effect(k, first + s, tx, tile_y, c); });
+        };
         row_p(y, s, tx, c) = corrected(0);
         row_e(y, s, tx, c) = corrected(KH);
+        edge_sample = [=](Expr y, Expr c, int side) {
+            Expr tile_x = side == 0 ? Expr(0) : nx - 1, x_at = side == 0 ? Expr(0) : width - 1;
+            Expr yin = y % b, tile_y = y / b;
+            return edges1(yin, 2 * KV + 2 * KH + side, tile_x, tile_y, c) + carried(yin, tile_y, [&](int k) {
+                       return k < KV ? columns.before(x_at, k, tile_y, c)
+                                     : columns.after(x_at, k - KV, tile_y, c);
+                   });
+        };
     }
 
     // 4. The row carries, completed along each row.
     f.row_prologue = complete_prologues("row_prologue", row_p, horizontal_table, LH, nx);
     f.row_epilogue = complete_epilogues("row_epilogue", row_e, f.row_prologue, horizontal_table, LH, nx);
-    Func RP = f.row_prologue.func, RE = f.row_epilogue.func;
-    Seeds row_seeds{[&, RP](Expr across, Expr st) {
-                        return select(tx > 0, RP(ty * b + across, st, max(tx - 1, 0), c), 0.0f);
-                    },
-                    [&, RE](Expr across, Expr st) { return RE(ty * b + across, st, tx, c); }};
+    Carries rows = zero_boundary_carries(f.row_prologue, f.row_epilogue);
+    if (exact) {
+        f.row_feedbacks = exact_feedbacks(
+            "row_feedbacks", f.row_prologue, f.row_epilogue, row_p, row_e, horizontal_table, LH, nx,
+            exact_edges->horizontal.matrix, [=](Expr y, Expr c) { return edge_sample(y, c, 0); },
+            [=](Expr y, Expr c) { return edge_sample(y, c, 1); });
+        rows =
+            exact_carries(f.row_prologue, f.row_epilogue, f.row_feedbacks, exact_edges->horizontal, KH, nx);
+        f.exact_carries.insert(f.exact_carries.end(), {rows.read_before, rows.read_after});
+    }
+    Seeds row_seeds{[&, rows](Expr across, Expr st) { return rows.before(ty * b + across, st, tx, c); },
+                    [&, rows](Expr across, Expr st) { return rows.after(ty * b + across, st, tx, c); }};
 
     // 5. Per tile: re-read, seeded scans down the columns and along the rows, write.
     f.final_tile = new_tile("final_tile", b + 2 * KH);
     f.final_tile.rows = b + 2 * KV;
     f.final_tile.func(xi, yi, tx, ty, c) = f.samples(tx * b + xi, ty * b + yi, c);
     const StagedSeeds staged = stage_seeds(f.final_tile, b, column_seeds, KV, row_seeds, KH);
-    add_scans(f.final_tile, Dim::y, vertical, b, valid_y, staged.column, false, true);
-    add_scans(f.final_tile, Dim::x, horizontal, b, valid_x, staged.row, false, true);
+    add_scans(f.final_tile, Dim::y, vertical, b, valid_y, staged.column, false, true, exact);
+    add_scans(f.final_tile, Dim::x, horizontal, b, valid_x, staged.row, false, true, exact);
     output(x, y, c) = f.final_tile.func(x % b, y % b, x / b, y / b, c);
     return f;
 }

@@ -77,6 +77,19 @@ struct EdgePass {
     TileScans tile;
 };
 
+// Exact boundaries (runtime/boundary.h) of one dimension, its run-time tables: `matrix`
+// (2K + 2, 2K) maps the observables to the feedbacks (p, e), as for RT; `start` (2K, Ts·K): row
+// t·K + s holds row s of [Φ(t) Ψ_P(t)], what p adds to the completed prologue P(t) and epilogue
+// E(t), for the first Ts tiles (past them it is negligible); `end` (K, Te·K): row u·K + s holds
+// row s of Ψ_E(T − 2 − u), what e adds to E(T − 2 − u), for the last Te tiles.
+struct TiledEdges {
+    Halide::Func matrix, start, end;
+    Halide::Expr start_tiles, end_tiles;
+};
+struct ExactEdges {
+    TiledEdges vertical, horizontal;
+};
+
 struct IirTiledFuncs {
     int b = 0, algorithm = 0;
     Halide::Func samples;                        // the input, zero outside the image
@@ -85,18 +98,25 @@ struct IirTiledFuncs {
     CarryScan row_prologue, row_epilogue;        // P, E of the rows: (y, s, tx, c)
     Halide::Func horizontal_table;               // the rows' matrices (tiled_layout.h), read by column_effect
     Halide::Func column_effect;  // algorithms 5, 6: (u, v, tx, ty, c) the column carries' dot products
-    int column_states = 0, row_states = 0;  // extents of u and v: 2K of each dimension
+    int column_states = 0, row_states = 0;         // extents of u and v: 2K of each dimension
+    Halide::Func column_feedbacks, row_feedbacks;  // exact boundaries: (s, i, c), s ∈ [0, 2K)
+    // Exact boundaries: the carries entering each tile, (i, s, t, c), feedbacks added (columns
+    // before and after, then rows).
+    std::vector<Halide::Func> exact_carries;
+    // The column carries the dot products read: the completed ones, or the exact ones.
+    std::vector<Halide::Func> column_carries_read;
     TileScans final_tile;
     Halide::Func output;
     Halide::Var x, y, c, i, s, u, v, tx, ty, xi, yi;
 };
 
 // Defines `output` (x, y, c) as the 2D filter of `input` with `vertical` down the columns and
-// `horizontal` along the rows, boundary `none`. `algorithm` is 4, 5 or 6; the tables follow
-// tiled_layout.h.
+// `horizontal` along the rows: boundary `none`, or with `exact` the exact boundary its tables
+// describe. `algorithm` is 4, 5 or 6; the tables follow tiled_layout.h.
 IirTiledFuncs define_iir_tiled(Halide::Func input, Halide::Expr width, Halide::Expr height,
                                Halide::Func output, const SectionCascade &vertical,
                                const SectionCascade &horizontal, Halide::Func vertical_table,
-                               Halide::Func horizontal_table, int b, int algorithm);
+                               Halide::Func horizontal_table, int b, int algorithm,
+                               const ExactEdges *exact = nullptr);
 
 }  // namespace cascade

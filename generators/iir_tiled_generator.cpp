@@ -15,7 +15,8 @@ public:
     GeneratorParam<int> algorithm{"algorithm", 6};
     GeneratorParam<int> sections{"sections", 0, 0, 16};
     GeneratorParam<int> tile{"tile", 64};
-    GeneratorParam<int> rows{"rows", 4};  // GPU: tile rows loaded per pass, threads = tile × rows
+    GeneratorParam<int> rows{"rows", 4};         // GPU: tile rows loaded per pass, threads = tile × rows
+    GeneratorParam<bool> exact{"exact", false};  // exact boundaries: the tables below are inputs
 
     Input<Buffer<float>> input{"input", 3};
     Input<float> gain_y{"gain_y"};
@@ -26,12 +27,23 @@ public:
     Input<Buffer<float>> horizontal{"horizontal", 2};  // along the rows
     Output<Buffer<float>> output{"output", 3};
 
+    // With `exact`: boundary_{y,x}_{matrix,start,end}, the tables of iir_tiled.h (TiledEdges).
+    void configure() {
+        if (!exact) return;
+        for (const char *axis : {"y", "x"})
+            for (const char *table : {"matrix", "start", "end"})
+                boundary_inputs.push_back(
+                    add_input<Buffer<float>>(std::string("boundary_") + axis + "_" + table, 2));
+    }
+
     void generate() {
         const cascade::SectionCascade down = cascade_of(gain_y, feedback_y),
                                       across = cascade_of(gain_x, feedback_x);
-        cascade::IirTiledFuncs f =
-            cascade::define_iir_tiled(input, input.dim(0).extent(), input.dim(1).extent(), output, down,
-                                      across, vertical, horizontal, tile, algorithm);
+        cascade::ExactEdges edges;
+        if (exact) edges = {edges_of(0, down.state()), edges_of(3, across.state())};
+        cascade::IirTiledFuncs f = cascade::define_iir_tiled(
+            input, input.dim(0).extent(), input.dim(1).extent(), output, down, across, vertical, horizontal,
+            tile, algorithm, exact ? &edges : nullptr);
         for (int d = 0; d < 2; d++) {
             input.dim(d).set_min(0);
             output.dim(d).set_min(0);
@@ -50,6 +62,19 @@ public:
     }
 
 private:
+    std::vector<Input<Buffer<float>> *> boundary_inputs;
+
+    // One dimension's tables, from boundary_inputs[first…first + 2], for state size K; tables for
+    // another K are refused, not misread.
+    cascade::TiledEdges edges_of(int first, int K) {
+        Input<Buffer<float>> &matrix = *boundary_inputs[first], &start = *boundary_inputs[first + 1],
+                             &end = *boundary_inputs[first + 2];
+        matrix.dim(0).set_bounds(0, 2 * K + 2).dim(1).set_bounds(0, 2 * K);
+        start.dim(0).set_bounds(0, 2 * K).dim(1).set_min(0);
+        end.dim(0).set_bounds(0, K).dim(1).set_min(0);
+        return {matrix, start, end, start.dim(1).extent() / K, end.dim(1).extent() / K};
+    }
+
     cascade::SectionCascade cascade_of(Input<float> &gain, Input<float[]> &feedback) {
         cascade::SectionCascade f{gain, {}};
         const int q = sections == 0 ? int(feedback.size()) : 2;

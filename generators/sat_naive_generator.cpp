@@ -23,9 +23,9 @@ public:
         passes.push_back(
             cascade::prefix_sum(output, passes.back().func, cascade::Dim::x, input.dim(0).extent()));
         if (this->get_target().has_gpu_feature()) {
-            cascade::schedule_rt_cuda(passes, {}, output);
+            cascade::schedule_rt_cuda(passes, {}, {}, output);
         } else {
-            cascade::schedule_rt_cpu(passes, {}, output);
+            cascade::schedule_rt_cpu(passes, {}, {}, output);
         }
     }
 };

@@ -14,8 +14,10 @@
 //   UE  b×K  the tile's output from E entering it: A_RE
 //   Gf  K×b  P leaving a tile from its input: T(A_FB)
 //   Gr  K×b  E at a tile's start from its input: H(A_RB·A_FB)
-// The anticausal pass sees zeros past the image's end, so in the last tile (L < b valid samples)
-// Mc, UP and Gr differ: each has a `last` copy built for that tile's L.
+// In the image's last tile (L ≤ b valid samples) the causal state is taken after sample L − 1 and
+// the anticausal pass enters at sample L, never seeing past the image: Mc, UP and Gr have a `last`
+// copy built for that tile's L, and so have Mf, Gf and UE (the latter read only with exact
+// boundaries, whose feedbacks enter there).
 // The carries are completed by chunks of kChunk tiles, which needs the powers Mf^(v+1) and
 // Mr^(v+1), v ∈ [0, kChunk), K rows each.
 namespace cascade {
@@ -35,7 +37,10 @@ struct TiledLayout {
     int gr(int last) const { return (8 + last) * K; }
     int mf_power(int v) const { return (10 + v) * K; }  // Mf^(v+1)
     int mr_power(int v) const { return (10 + kChunk + v) * K; }
-    int rows() const { return (10 + 2 * kChunk) * K; }
+    int mf_last() const { return (10 + 2 * kChunk) * K; }
+    int gf_last() const { return (11 + 2 * kChunk) * K; }
+    int ue_last() const { return (12 + 2 * kChunk) * K; }  // stored transposed, as UE
+    int rows() const { return (13 + 2 * kChunk) * K; }
 };
 
 }  // namespace cascade

@@ -228,4 +228,95 @@ BoundaryTables boundary_tables(const std::vector<RecursiveFilter> &sections, int
     return t;
 }
 
+namespace {
+
+// Each section's state at sample boundary m of a cascade's outputs, column per experiment: the
+// causal state after sample m − 1 (`causal`) or the anticausal state from sample m on.
+struct SectionRun {
+    std::vector<MatrixXd> stacked;  // per section: [prologue; outputs] or [outputs; epilogue]
+    int q;
+    bool causal;
+
+    MatrixXd state(int64_t m) const {
+        MatrixXd S(int(stacked.size()) * q, stacked[0].cols());
+        for (size_t j = 0; j < stacked.size(); j++) S.middleRows(j * q, q) = stacked[j].middleRows(m, q);
+        return S;
+    }
+};
+
+// The cascade over `length` samples of zero input from unit states (column k: unit state k), and
+// the anticausal cascade over that output from zero (causal) or from unit states (anticausal).
+SectionRun run_states(const std::vector<RecursiveFilter> &sections, int64_t length, const MatrixXd *input,
+                      bool causal) {
+    const int q = sections[0].order(), K = int(sections.size()) * q;
+    SectionRun run{{}, q, causal};
+    MatrixXd V = input ? *input : MatrixXd::Zero(length, K);
+    for (size_t j = 0; j < sections.size(); j++) {
+        MatrixXd unit = MatrixXd::Zero(q, K);
+        if (!input) unit.middleCols(j * q, q).setIdentity();
+        MatrixXd stacked(length + q, K);
+        if (causal) {
+            stacked.topRows(q) = unit;
+            stacked.bottomRows(length) = V = reference::causal(sections[j], unit, V);
+        } else {
+            stacked.bottomRows(q) = unit;
+            stacked.topRows(length) = V = reference::anticausal(sections[j], V, unit);
+        }
+        run.stacked.push_back(stacked);
+    }
+    return run;
+}
+
+MatrixXd last_outputs(const SectionRun &run, int64_t length) {
+    return run.stacked.back().middleRows(run.causal ? run.q : 0, length);
+}
+
+// Rows of blocks of K rows up to the last block above 1e−10 of the largest entry (at least one).
+MatrixXd trimmed_blocks(const std::vector<MatrixXd> &blocks, int K, int columns) {
+    double peak = 1e-300;
+    for (const MatrixXd &m : blocks) peak = std::max(peak, m.cwiseAbs().maxCoeff());
+    size_t count = 1;
+    for (size_t t = 0; t < blocks.size(); t++)
+        if (blocks[t].cwiseAbs().maxCoeff() > 1e-10 * peak) count = t + 1;
+    MatrixXd out = MatrixXd::Zero(int(count) * K, columns);
+    for (size_t t = 0; t < count && t < blocks.size(); t++) out.middleRows(int(t) * K, K) = blocks[t];
+    return out;
+}
+
+}  // namespace
+
+BoundaryTables tiled_boundary_tables(const std::vector<RecursiveFilter> &sections, int64_t n, int b,
+                                     Boundary boundary) {
+    BoundaryTables t = boundary_tables(sections, n, boundary);
+    const int K = int(t.seeds.rows()) / 2;
+    const int64_t tiles = (n + b - 1) / b;
+    // The responses fall below 1e−20 within `decay` samples of where they start: simulate that far
+    // (and a tile more) from each end, not the whole line.
+    const int64_t decay = decay_length(sections, 1e-20), length = std::min(n, 2 * decay + 2 * b);
+    std::vector<MatrixXd> start_blocks, end_blocks;
+    {
+        // Unit causal feedbacks before sample 0: P(t) after sample b(t + 1) − 1, E(t) from b(t + 1).
+        const SectionRun forward = run_states(sections, length, nullptr, true);
+        const MatrixXd y = last_outputs(forward, length);
+        const SectionRun backward = run_states(sections, length, &y, false);
+        for (int64_t tile = 0; tile + 2 <= tiles && b * (tile + 1) <= length; tile++) {
+            MatrixXd block(K, 2 * K);
+            block << forward.state(b * (tile + 1)), backward.state(b * (tile + 1));
+            start_blocks.push_back(block);
+        }
+    }
+    {
+        // Unit anticausal feedbacks after sample n − 1: E(t) from sample b(t + 1), t = T − 2 − u.
+        const SectionRun backward = run_states(sections, length, nullptr, false);
+        for (int64_t u = 0; u + 2 <= tiles; u++) {
+            const int64_t at = b * (tiles - 1 - u) - (n - length);  // sample b(t + 1), local
+            if (at < 0) break;
+            end_blocks.push_back(backward.state(at));
+        }
+    }
+    t.start = trimmed_blocks(start_blocks, K, 2 * K);
+    t.end = trimmed_blocks(end_blocks, K, K);
+    return t;
+}
+
 }  // namespace cascade

@@ -59,4 +59,14 @@ struct BoundaryTables {
 // they are here by construction, so this is a guard) or for boundary `none`.
 BoundaryTables boundary_tables(const std::vector<RecursiveFilter> &sections, int64_t n, Boundary boundary);
 
+// The same for the block-parallel variants with tiles of b (generators/iir_tiled.h, TiledEdges):
+//   seeds   as above;
+//   start   (Ts·K) × 2K: rows t·K … of [Φ(t) Ψ_P(t)], what unit causal feedbacks add to the
+//           prologue leaving tile t and to the epilogue entering it from tile t + 1;
+//   end     (Te·K) × K: rows u·K … of Ψ_E(T − 2 − u), what unit anticausal feedbacks (entering at
+//           the image's end) add to the epilogue entering tile T − 2 − u;
+// for the tiles where they exceed 1e−10 of their peak (Ts, Te ≥ 1; zeros with a single tile).
+BoundaryTables tiled_boundary_tables(const std::vector<RecursiveFilter> &sections, int64_t n, int b,
+                                     Boundary boundary);
+
 }  // namespace cascade

@@ -89,8 +89,10 @@ struct EdgeTables {
     std::vector<float> data[3];
     Halide::Runtime::Buffer<float> buffers[3];
 
-    EdgeTables(const std::vector<RecursiveFilter> &sections, int n, Boundary boundary) {
-        const BoundaryTables t = boundary_tables(sections, n, boundary);
+    // RT's tables, or with a tile size the block-parallel variants' (boundary.h).
+    EdgeTables(const std::vector<RecursiveFilter> &sections, int n, Boundary boundary, int tile) {
+        const BoundaryTables t = tile ? tiled_boundary_tables(sections, n, tile, boundary)
+                                      : boundary_tables(sections, n, boundary);
         // matrix(j, s) = seeds(s, j); start(k, i) = start(i, k); end likewise.
         const Eigen::MatrixXd *tables[3] = {&t.seeds, &t.start, &t.end};
         for (int j = 0; j < 3; j++) {
@@ -121,11 +123,7 @@ IirPlan::IirPlan(const Filter2D &filter, int width, int height, Form form, Algor
     require_stable(filter.vertical);
     require_stable(filter.horizontal);
     const bool exact = boundary != Boundary::none;
-    if (algorithm == Algorithm::automatic) algorithm = exact ? Algorithm::rt : Algorithm::a6;
-    if (exact && algorithm != Algorithm::rt)
-        throw Error(std::string("boundary '") + boundary_name(boundary) +
-                    "' runs with --algorithm rt (or auto) in this build; algorithms 4, 5 and 6 take "
-                    "boundary none");
+    if (algorithm == Algorithm::automatic) algorithm = Algorithm::a6;
     const int order = std::max(filter.vertical.order(), filter.horizontal.order());
     if (form == Form::automatic) form = order <= 2 ? Form::direct : Form::sections;
     std::string name;
@@ -151,8 +149,9 @@ IirPlan::IirPlan(const Filter2D &filter, int width, int height, Form form, Algor
     add_scalars(scalars_, horizontal, "x");
     if (exact) {
         edges_ = std::make_unique<Edges>();
-        edges_->y = std::make_unique<EdgeTables>(vertical, height, boundary);
-        edges_->x = std::make_unique<EdgeTables>(horizontal, width, boundary);
+        const int tile = algorithm == Algorithm::rt ? 0 : CASCADE_IIR_TILE;
+        edges_->y = std::make_unique<EdgeTables>(vertical, height, boundary, tile);
+        edges_->x = std::make_unique<EdgeTables>(horizontal, width, boundary, tile);
     }
     if (algorithm != Algorithm::rt) {
         constexpr int b = CASCADE_IIR_TILE;  // the build's tile size; the pipeline checks the tables' shape

@@ -23,16 +23,25 @@ TileMatrices tile_matrices(const std::vector<RecursiveFilter> &sections, int b, 
     P.middleCols(b, K).setIdentity();
     E.rightCols(K).setIdentity();
 
+    // The causal sections run over the whole tile; their state is taken after sample length − 1
+    // (in the image's last tile, its last sample). The anticausal sections run over the first
+    // `length` samples only, entering from sample `length`: past the image they never look.
     MatrixXd V = X, P_out(K, n), E_start(K, n);
     for (size_t j = 0; j < sections.size(); j++) {
-        V = reference::causal(sections[j], P.middleRows(j * q, q), V);
-        P_out.middleRows(j * q, q) = V.bottomRows(q);
+        MatrixXd stacked(q + b, n);
+        stacked.topRows(q) = P.middleRows(j * q, q);
+        stacked.bottomRows(b) = V = reference::causal(sections[j], P.middleRows(j * q, q), V);
+        P_out.middleRows(j * q, q) = stacked.middleRows(length, q);
     }
-    V.bottomRows(b - length).setZero();
+    MatrixXd W = V.topRows(length);
     for (size_t j = 0; j < sections.size(); j++) {
-        V = reference::anticausal(sections[j], V, E.middleRows(j * q, q));
-        E_start.middleRows(j * q, q) = V.topRows(q);
+        MatrixXd stacked(length + q, n);
+        stacked.bottomRows(q) = E.middleRows(j * q, q);
+        stacked.topRows(length) = W = reference::anticausal(sections[j], W, E.middleRows(j * q, q));
+        E_start.middleRows(j * q, q) = stacked.topRows(q);
     }
+    V.setZero();
+    V.topRows(length) = W;
     TileMatrices m;
     m.Gf = P_out.leftCols(b);
     m.Mf = P_out.middleCols(b, K);
@@ -66,6 +75,9 @@ std::vector<float> tiled_table(const std::vector<RecursiveFilter> &sections, int
     put(layout.gf(), full.Gf);
     put(layout.gr(0), full.Gr);
     put(layout.gr(1), last.Gr);
+    put(layout.mf_last(), last.Mf);
+    put(layout.gf_last(), last.Gf);
+    put(layout.ue_last(), last.UE.transpose());
     MatrixXd f_power = full.Mf, r_power = full.Mr;
     for (int v = 0; v < TiledLayout::kChunk; v++, f_power = full.Mf * f_power, r_power = full.Mr * r_power) {
         put(layout.mf_power(v), f_power);

@@ -15,7 +15,9 @@ struct TileMatrices {
 
 // `sections`: the cascade of one dimension, every section of the same order q (pad with zero
 // feedback), the gain on the first. `length`: the tile's valid samples (b, or fewer in the
-// image's last tile, past which the anticausal sections see zeros).
+// image's last tile). Over a short last tile the causal state (Mf, Gf) is taken after its last
+// valid sample and the anticausal pass enters at it (Mr, Mc, UE, Gr): the sections never see
+// past the image.
 TileMatrices tile_matrices(const std::vector<RecursiveFilter> &sections, int b, int length);
 
 // The packed float table for a dimension of `extent` samples cut into tiles of b: b columns,

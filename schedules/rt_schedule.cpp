@@ -1,5 +1,7 @@
 #include "rt_schedule.h"
 
+#include "boundary_schedule.h"
+
 namespace cascade {
 
 using namespace Halide;
@@ -18,7 +20,8 @@ PassVars vars_of(const Pass &p) {
 
 }  // namespace
 
-void schedule_rt_cpu(const std::vector<Pass> &passes, const std::vector<Func> &feedbacks, Func output) {
+void schedule_rt_cpu(const std::vector<Pass> &passes, const std::vector<Func> &feedbacks,
+                     const std::vector<CorrectedLines> &corrections, Func output) {
     for (const Pass &p : passes) {
         Func f = p.func;
         if (f.name() != output.name()) f.compute_root();
@@ -33,17 +36,25 @@ void schedule_rt_cpu(const std::vector<Pass> &passes, const std::vector<Func> &f
             .fuse(o, v.c, t)
             .parallel(t);
     }
-    for (Func f : feedbacks) {
-        const auto args = f.args();  // (s, across, c)
-        f.compute_root().vectorize(args[1], 8, TailStrategy::GuardWithIf).parallel(args[2]);
-    }
-    if (!feedbacks.empty()) {
-        Var x = output.args()[0], y = output.args()[1];
-        output.vectorize(x, 8, TailStrategy::GuardWithIf).parallel(y);
+    for (Func f : feedbacks) schedule_feedbacks_cpu(f);
+    for (const CorrectedLines &lines : corrections) {
+        Func f = lines.func;
+        const auto a = f.args();  // x, y, c
+        if (f.name() != output.name()) f.compute_root();
+        f.vectorize(a[0], 8, TailStrategy::GuardWithIf).parallel(a[1]);
+        // Down the columns, lanes of neighbouring columns; along the rows, one row per task.
+        for (int u = 0; u < 2; u++) {
+            if (lines.dim == Dim::y) {
+                f.update(u).vectorize(a[0], 8, TailStrategy::GuardWithIf).parallel(a[2]);
+            } else {
+                f.update(u).parallel(a[1]);
+            }
+        }
     }
 }
 
-void schedule_rt_cuda(const std::vector<Pass> &passes, const std::vector<Func> &feedbacks, Func output) {
+void schedule_rt_cuda(const std::vector<Pass> &passes, const std::vector<Func> &feedbacks,
+                      const std::vector<CorrectedLines> &corrections, Func output) {
     for (const Pass &p : passes) {
         Func f = p.func;
         if (f.name() != output.name()) f.compute_root();
@@ -57,16 +68,21 @@ void schedule_rt_cuda(const std::vector<Pass> &passes, const std::vector<Func> &
             .gpu_blocks(block, v.c)
             .gpu_threads(thread);
     }
-    Var block("block"), thread("thread"), bx("bx"), by("by"), tx("tx"), ty("ty");
-    for (Func f : feedbacks) {
-        const auto args = f.args();  // (s, across, c): one thread per line, its 2K feedbacks in turn
-        f.compute_root()
-            .split(args[1], block, thread, 64, TailStrategy::GuardWithIf)
-            .reorder(args[0], thread, block, args[2])
-            .gpu_blocks(block, args[2])
-            .gpu_threads(thread);
+    for (Func f : feedbacks) schedule_feedbacks_cuda(f);
+    for (const CorrectedLines &lines : corrections) {
+        Func f = lines.func;
+        const auto a = f.args();  // x, y, c
+        Var bx("bx"), by("by"), tx("tx"), ty("ty"), block("block"), thread("thread");
+        if (f.name() != output.name()) f.compute_root();
+        f.gpu_tile(a[0], a[1], bx, by, tx, ty, 32, 8, TailStrategy::GuardWithIf);
+        // One thread per line adds the correction to its first and last samples.
+        const Var across = lines.dim == Dim::y ? a[0] : a[1];
+        for (int u = 0; u < 2; u++)
+            f.update(u)
+                .split(across, block, thread, 64, TailStrategy::GuardWithIf)
+                .gpu_blocks(block, a[2])
+                .gpu_threads(thread);
     }
-    if (!feedbacks.empty()) output.gpu_tile(output.args()[0], output.args()[1], bx, by, tx, ty, 32, 8);
 }
 
 }  // namespace cascade

@@ -3,15 +3,17 @@
 // full sequential scan along its dimension, parallel across the other one.
 #include <vector>
 
+#include "generators/boundary.h"
 #include "generators/recursive_filter.h"
 
 namespace cascade {
 
 // `passes` in order of computation; `output` is the pipeline's output: the last pass, or with
-// exact boundaries the last pass corrected by the `feedbacks` of each dimension (s, across, c).
+// exact boundaries the last of the `corrections` (each dimension's lines corrected by its
+// `feedbacks`, generators/boundary.h).
 void schedule_rt_cpu(const std::vector<Pass> &passes, const std::vector<Halide::Func> &feedbacks,
-                     Halide::Func output);
+                     const std::vector<CorrectedLines> &corrections, Halide::Func output);
 void schedule_rt_cuda(const std::vector<Pass> &passes, const std::vector<Halide::Func> &feedbacks,
-                      Halide::Func output);
+                      const std::vector<CorrectedLines> &corrections, Halide::Func output);
 
 }  // namespace cascade

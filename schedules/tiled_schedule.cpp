@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "boundary_schedule.h"
 #include "tile_staging.h"
 
 namespace cascade {
@@ -73,6 +74,12 @@ void schedule_iir_tiled_cpu(IirTiledFuncs &f) {
                 .vectorize(fargs[0], lanes, TailStrategy::GuardWithIf)
                 .parallel(fargs[2]);
         }
+    }
+    for (Func feedbacks : {f.column_feedbacks, f.row_feedbacks})
+        if (feedbacks.defined()) schedule_feedbacks_cpu(feedbacks);
+    for (Func carry : f.exact_carries) {
+        const std::vector<Var> a = carry.args();  // i, s, t, c
+        carry.compute_root().vectorize(a[0], lanes, TailStrategy::GuardWithIf).parallel(a[2]);
     }
     if (f.algorithm == 6)
         f.column_effect.compute_root()
@@ -147,6 +154,21 @@ void schedule_iir_tiled_cuda(IirTiledFuncs &f, int rows) {
                 .unroll(fargs[1]);
         }
     }
+    for (Func feedbacks : {f.column_feedbacks, f.row_feedbacks})
+        if (feedbacks.defined()) schedule_feedbacks_cuda(feedbacks);
+    for (size_t n = 0; n < f.exact_carries.size(); n++) {
+        Func carry = f.exact_carries[n];
+        const std::vector<Var> a = carry.args();  // i, s, t, c
+        const int K = n < 2 ? f.column_states / 2 : f.row_states / 2;
+        Var io("io"), ii("ii");
+        carry.compute_root()
+            .bound(a[1], 0, K)
+            .reorder(a[1], a[0], a[2], a[3])
+            .split(a[0], io, ii, 64, TailStrategy::GuardWithIf)
+            .gpu_blocks(io, a[2], a[3])
+            .gpu_threads(ii)
+            .unroll(a[1]);
+    }
     if (f.algorithm == 6) {
         Var to("to"), ti("ti");
         // One thread per dot product (u, v) of a tile, a few tiles per block, in one kernel: a
@@ -172,7 +194,7 @@ void schedule_iir_tiled_cuda(IirTiledFuncs &f, int rows) {
         // The column carries and the table rows a block reads, staged in shared memory with
         // coalesced loads; read from global memory, each warp's load touched one line per u (or
         // v): order 3 (K = 4) took 135 µs at 8192² on the H100.
-        for (Func carry : {f.column_prologue.func, f.column_epilogue.func}) {
+        for (Func carry : f.column_carries_read) {
             const std::vector<Var> a = carry.args();  // i, s, t, c
             Var io("io"), ii("ii");
             carry.in(f.column_effect)

@@ -1,0 +1,12 @@
+#pragma once
+// Where the exact boundaries' feedbacks (generators/boundary.h, iir_tiled.h) are computed: once per
+// line, stored, before the passes that read them.
+#include <Halide.h>
+
+namespace cascade {
+
+// `feedbacks` (s, line, c): one line per vector lane (CPU) or thread (CUDA), its 2K feedbacks in turn.
+void schedule_feedbacks_cpu(Halide::Func feedbacks);
+void schedule_feedbacks_cuda(Halide::Func feedbacks);
+
+}  // namespace cascade
