@@ -35,11 +35,12 @@ struct TiledLayout {
     int ue() const { return 6 * K; }                   // likewise
     int gf() const { return 7 * K; }
     int gr(int last) const { return (8 + last) * K; }
-    int mf_power(int v) const { return (10 + v) * K; }  // Mf^(v+1)
-    int mr_power(int v) const { return (10 + kChunk + v) * K; }
-    int mf_last() const { return (10 + 2 * kChunk) * K; }
-    int gf_last() const { return (11 + 2 * kChunk) * K; }
-    int ue_last() const { return (12 + 2 * kChunk) * K; }  // stored transposed, as UE
+    // Next to Gf and Gr: the dot products stage the rows from Gf to here in shared memory.
+    int gf_last() const { return 10 * K; }
+    int mf_last() const { return 11 * K; }
+    int ue_last() const { return 12 * K; }             // stored transposed, as UE
+    int mf_power(int v) const { return (13 + v) * K; }  // Mf^(v+1)
+    int mr_power(int v) const { return (13 + kChunk + v) * K; }
     int rows() const { return (13 + 2 * kChunk) * K; }
 };
 
