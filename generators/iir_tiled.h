@@ -106,6 +106,10 @@ struct IirTiledFuncs {
     // The column carries the dot products read: the completed ones, or the exact ones.
     std::vector<Halide::Func> column_carries_read;
     TileScans final_tile;
+    // Exact boundaries: the last tile row and column scanned again as the image's end requires,
+    // and the output's updates that write them ((x, y) over each strip).
+    std::vector<TileScans> last_tiles;
+    std::vector<Halide::RDom> last_strips;
     Halide::Func output;
     Halide::Var x, y, c, i, s, u, v, tx, ty, xi, yi;
 };

@@ -38,7 +38,7 @@ struct TiledLayout {
     // Next to Gf and Gr: the dot products stage the rows from Gf to here in shared memory.
     int gf_last() const { return 10 * K; }
     int mf_last() const { return 11 * K; }
-    int ue_last() const { return 12 * K; }             // stored transposed, as UE
+    int ue_last() const { return 12 * K; }              // stored transposed, as UE
     int mf_power(int v) const { return (13 + v) * K; }  // Mf^(v+1)
     int mr_power(int v) const { return (13 + kChunk + v) * K; }
     int rows() const { return (13 + 2 * kChunk) * K; }

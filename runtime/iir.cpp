@@ -124,6 +124,13 @@ IirPlan::IirPlan(const Filter2D &filter, int width, int height, Form form, Algor
     require_stable(filter.horizontal);
     const bool exact = boundary != Boundary::none;
     if (algorithm == Algorithm::automatic) algorithm = Algorithm::a6;
+    // Algorithm 5 does the column carries' dot products inside the rows' serial step; its exact
+    // variant gave wrong rows on the H100 (not on the CPU) and ran 30x slower there, so it is not
+    // built: algorithm 6 is algorithm 5 with those products done in parallel first.
+    if (exact && algorithm == Algorithm::a5)
+        throw Error(std::string("boundary '") + boundary_name(boundary) +
+                    "' runs with algorithms rt, 4 and 6 (6 is 5 with its dot products in parallel); "
+                    "algorithm 5 takes boundary none");
     const int order = std::max(filter.vertical.order(), filter.horizontal.order());
     if (form == Form::automatic) form = order <= 2 ? Form::direct : Form::sections;
     std::string name;

@@ -64,10 +64,28 @@ Var tile_output_cuda(Func output, Var x, Var y, Var c, int b, int rows_per_pass)
     return xo;
 }
 
-void compute_one_tile_at(Func tile, Func output, Var at, int columns, int rows) {
+RVar tile_update_cuda(Func output, int update, const RDom &r, Var c, int b, int rows_per_pass) {
+    const std::string n = std::to_string(update);
+    RVar xo("strip_xo" + n), yt("strip_yt" + n), xi("strip_xi" + n), yi("strip_yi" + n), yio("strip_yio" + n),
+        yii("strip_yii" + n);
+    output.update(update)
+        .tile(r.x, r.y, xo, yt, xi, yi, b, b, TailStrategy::GuardWithIf)
+        .split(yi, yio, yii, rows_per_pass, TailStrategy::GuardWithIf)
+        .reorder(yio, xi, yii, xo, yt, c)
+        .gpu_blocks(xo, yt, c)
+        .gpu_threads(xi, yii)
+        .unroll(yio);
+    return xo;
+}
+
+void compute_one_tile_at(Func tile, Func output, VarOrRVar at, int columns, int rows) {
     const std::vector<Var> args = tile.args();
-    tile.compute_at(output, at)
-        .bound_extent(args[0], columns)
+    if (at.is_rvar) {
+        tile.compute_at(output, at.rvar);
+    } else {
+        tile.compute_at(output, at.var);
+    }
+    tile.bound_extent(args[0], columns)
         .bound_extent(args[1], rows)
         .bound_extent(args[2], 1)
         .bound_extent(args[3], 1);

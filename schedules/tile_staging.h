@@ -29,6 +29,11 @@ Halide::Var tile_output_cuda(Halide::Func output, Halide::Var x, Halide::Var y, 
 // Computes `tile` (xi, yi, tx, ty, c) at `at` of `output` as exactly one tile of `columns` ×
 // `rows` (b × b, or more where it also holds carries): its shared memory then has a static size,
 // not one sized by a host loop over every tile.
-void compute_one_tile_at(Halide::Func tile, Halide::Func output, Halide::Var at, int columns, int rows);
+void compute_one_tile_at(Halide::Func tile, Halide::Func output, Halide::VarOrRVar at, int columns, int rows);
+
+// The same mapping for update `update` of `output`, over the strip `r` (x, y): returns the RVar at
+// which one tile is computed.
+Halide::RVar tile_update_cuda(Halide::Func output, int update, const Halide::RDom &r, Halide::Var c, int b,
+                              int rows_per_pass);
 
 }  // namespace cascade
