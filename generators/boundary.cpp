@@ -15,6 +15,14 @@ Expr sample(Func f, Dim dim, Expr position, Expr across, Expr c, Expr extent) {
 
 }  // namespace
 
+std::vector<std::string> boundary_input_names() {
+    std::vector<std::string> names;
+    for (const char *axis : {"y", "x"})
+        for (const char *table : {"matrix", "start", "end"})
+            names.push_back(std::string("boundary_") + axis + "_" + table);
+    return names;
+}
+
 Func exact_feedbacks(const std::string &name, const std::vector<Func> &causal,
                      const std::vector<Func> &anticausal, Func input, Dim dim, Expr extent, int q,
                      const BoundaryInputs &tables) {

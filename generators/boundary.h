@@ -19,6 +19,10 @@ struct BoundaryInputs {
     Halide::Expr start_rows, end_rows;
 };
 
+// The names of an exact variant's six table inputs, in the order the runtime passes them:
+// boundary_{y,x}_{matrix,start,end} (runtime/iir.cpp binds them by these names).
+std::vector<std::string> boundary_input_names();
+
 // feedbacks(s, across, c), s ∈ [0, 2K): the causal state before each line along `dim` (K),
 // then the anticausal state after it (K), from the outputs of its zero-feedback sections
 // (`causal`, `anticausal`, each of order q) and the line's edge samples in `input`.

@@ -38,10 +38,8 @@ public:
     // With `exact`: boundary_{y,x}_{matrix,start,end}, the tables of runtime/boundary.h.
     void configure() {
         if (!exact) return;
-        for (const char *axis : {"y", "x"})
-            for (const char *table : {"matrix", "start", "end"})
-                boundary_inputs.push_back(
-                    add_input<Buffer<float>>(std::string("boundary_") + axis + "_" + table, 2));
+        for (const std::string &name : cascade::boundary_input_names())
+            boundary_inputs.push_back(add_input<Buffer<float>>(name, 2));
     }
 
     void generate() {

@@ -3,6 +3,7 @@
 // inputs; the section count and order, the algorithm and the tile size are build parameters.
 //   sections = 0: one direct-form section of order feedback.size() per direction;
 //   sections = S: S sections of order 2 (a_1, a_2 each), the gain on the first.
+#include "generators/boundary.h"
 #include "generators/iir_tiled.h"
 #include "schedules/tiled_schedule.h"
 
@@ -30,10 +31,8 @@ public:
     // With `exact`: boundary_{y,x}_{matrix,start,end}, the tables of iir_tiled.h (TiledEdges).
     void configure() {
         if (!exact) return;
-        for (const char *axis : {"y", "x"})
-            for (const char *table : {"matrix", "start", "end"})
-                boundary_inputs.push_back(
-                    add_input<Buffer<float>>(std::string("boundary_") + axis + "_" + table, 2));
+        for (const std::string &name : cascade::boundary_input_names())
+            boundary_inputs.push_back(add_input<Buffer<float>>(name, 2));
     }
 
     void generate() {
