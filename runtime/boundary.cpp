@@ -125,14 +125,6 @@ Boundary parse_boundary(const std::string &text) { return parse_named(text, kBou
 
 const char *boundary_name(Boundary boundary) { return name_of(boundary, kBoundaries); }
 
-std::string boundary_names() {
-    std::string names;
-    const size_t n = std::size(kBoundaries);
-    for (size_t k = 0; k < n; k++)
-        names += (k == 0 ? "" : k + 1 == n ? " or " : ", ") + std::string(kBoundaries[k].name);
-    return names;
-}
-
 int64_t extended_index(Boundary boundary, int64_t i, int64_t n) {
     if (i >= 0 && i < n) return i;
     switch (boundary) {

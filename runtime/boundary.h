@@ -31,8 +31,6 @@ enum class Boundary { none, zero, clamp, periodic, reflect, mirror };
 
 Boundary parse_boundary(const std::string &text);  // the names above
 const char *boundary_name(Boundary boundary);
-// "none, zero, clamp, periodic, reflect or mirror", for help texts.
-std::string boundary_names();
 
 // The sample of a line of n that position i (any integer) of the extension holds, or −1 where
 // the extension is zero (none, zero).
