@@ -3,6 +3,8 @@
 #include <functional>
 #include <stdexcept>
 
+#include "generators/samples.h"
+
 namespace cascade {
 
 using namespace Halide;
@@ -287,7 +289,7 @@ Carries exact_carries(const CarryScan &P, const CarryScan &E, Func feedbacks, co
 IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
                                const SectionCascade &vertical, const SectionCascade &horizontal,
                                Func vertical_table, Func horizontal_table, int b, int algorithm,
-                               const ExactEdges *exact_edges) {
+                               const ExactEdges *exact_edges, Type output_type) {
     if (algorithm != 4 && algorithm != 5 && algorithm != 6)
         throw std::invalid_argument("the tiled IIR algorithms are 4, 5 and 6");
     if (vertical.order() > b || horizontal.order() > b)
@@ -314,7 +316,7 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
 
     f.samples = Func("samples");
     f.samples(x, y, c) =
-        select(x < width && y < height, input(min(x, width - 1), min(y, height - 1), c), 0.0f);
+        select(x < width && y < height, to_working(input(min(x, width - 1), min(y, height - 1), c)), 0.0f);
 
     // A tile from its samples, filtered down the columns, then (with `rows`) along the rows.
     // Past b it holds carries or seeds, each written before it is read; its pure definition there
@@ -460,7 +462,7 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
         return t;
     };
     f.final_tile = final_tile("final_tile", false);
-    output(x, y, c) = f.final_tile.func(x % b, y % b, x / b, y / b, c);
+    output(x, y, c) = from_working(f.final_tile.func(x % b, y % b, x / b, y / b, c), output_type);
     if (exact) {
         // The exact boundaries' feedbacks enter the last tile row and column where the image ends,
         // which takes a select per scan step (with a seed load): on the H100 the whole output pass
@@ -471,7 +473,8 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
                          RDom((nx - 1) * b, width - (nx - 1) * b, 0, height, "last_tile_column")};
         for (int k = 0; k < 2; k++) {
             const RDom &r = f.last_strips[k];
-            output(r.x, r.y, c) = f.last_tiles[k].func(r.x % b, r.y % b, r.x / b, r.y / b, c);
+            output(r.x, r.y, c) =
+                from_working(f.last_tiles[k].func(r.x % b, r.y % b, r.x / b, r.y / b, c), output_type);
         }
     }
     return f;

@@ -116,11 +116,13 @@ struct IirTiledFuncs {
 
 // Defines `output` (x, y, c) as the 2D filter of `input` with `vertical` down the columns and
 // `horizontal` along the rows: boundary `none`, or with `exact` the exact boundary its tables
-// describe. `algorithm` is 4, 5 or 6; the tables follow tiled_layout.h.
+// describe. `algorithm` is 4, 5 or 6; the tables follow tiled_layout.h. Integer input samples are
+// read as [0, 1] and the output is stored as `output_type` (generators/samples.h).
 IirTiledFuncs define_iir_tiled(Halide::Func input, Halide::Expr width, Halide::Expr height,
                                Halide::Func output, const SectionCascade &vertical,
                                const SectionCascade &horizontal, Halide::Func vertical_table,
                                Halide::Func horizontal_table, int b, int algorithm,
-                               const ExactEdges *exact = nullptr);
+                               const ExactEdges *exact = nullptr,
+                               Halide::Type output_type = Halide::Float(32));
 
 }  // namespace cascade

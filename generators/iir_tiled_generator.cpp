@@ -19,14 +19,14 @@ public:
     GeneratorParam<int> rows{"rows", 4};         // GPU: tile rows loaded per pass, threads = tile × rows
     GeneratorParam<bool> exact{"exact", false};  // exact boundaries: the tables below are inputs
 
-    Input<Buffer<float>> input{"input", 3};
+    Input<Buffer<>> input{"input", 3};  // input.type: float32, uint8 or uint16 (generators/samples.h)
     Input<float> gain_y{"gain_y"};
     Input<float[]> feedback_y{"feedback_y"};
     Input<float> gain_x{"gain_x"};
     Input<float[]> feedback_x{"feedback_x"};
     Input<Buffer<float>> vertical{"vertical", 2};      // tiled_layout.h, down the columns
     Input<Buffer<float>> horizontal{"horizontal", 2};  // along the rows
-    Output<Buffer<float>> output{"output", 3};
+    Output<Buffer<>> output{"output", 3};              // output.type: likewise
 
     // With `exact`: boundary_{y,x}_{matrix,start,end}, the tables of iir_tiled.h (TiledEdges).
     void configure() {
@@ -42,7 +42,7 @@ public:
         if (exact) edges = {edges_of(0, down.state()), edges_of(3, across.state())};
         cascade::IirTiledFuncs f = cascade::define_iir_tiled(
             input, input.dim(0).extent(), input.dim(1).extent(), output, down, across, vertical, horizontal,
-            tile, algorithm, exact ? &edges : nullptr);
+            tile, algorithm, exact ? &edges : nullptr, output.type());
         for (int d = 0; d < 2; d++) {
             input.dim(d).set_min(0);
             output.dim(d).set_min(0);

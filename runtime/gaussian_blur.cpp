@@ -3,6 +3,7 @@
 #include "error.h"
 #include "gaussian.h"
 #include "names.h"
+#include "planes.h"
 
 // Present when the build links Halide's CUDA runtime; null otherwise.
 extern "C" const halide_device_interface_t *halide_cuda_device_interface() __attribute__((weak));
@@ -103,7 +104,7 @@ void TwoWayPlan::run(halide_buffer_t *input, halide_buffer_t *output) {
 }
 
 GaussianPlan::GaussianPlan(const GaussianDesign &design, int width, int height, int channels, Form form,
-                           Algorithm algorithm, Device device, Boundary boundary)
+                           Algorithm algorithm, Device device, Boundary boundary, SampleType samples)
     : device_(device) {
     if (width < 1 || height < 1 || channels < 1) throw Error("the input image is empty");
     require_own_traversal(design.method, algorithm);
@@ -111,6 +112,9 @@ GaussianPlan::GaussianPlan(const GaussianDesign &design, int width, int height, 
     if (boundary != Boundary::none && design.method != GaussianMethod::vanvliet)
         throw Error(std::string("boundary '") + boundary_name(boundary) + "' is exact for method vanvliet; " +
                     gaussian_method_name(design.method) + " takes boundary none");
+    if (samples != SampleType::f32 && design.method != GaussianMethod::vanvliet)
+        throw Error(std::string(gaussian_method_name(design.method)) + " filters float32 samples; " +
+                    sample_name(samples) + " ones are converted inside vanvliet's pipeline only");
     if (design.method == GaussianMethod::twoway) {
         two_way_ = std::make_unique<TwoWayPlan>(design.two_way, device);
         return;
@@ -118,7 +122,7 @@ GaussianPlan::GaussianPlan(const GaussianDesign &design, int width, int height, 
     const std::vector<double> &taps = design.parts.taps;
     if (taps.size() > 1) fir_ = std::make_unique<FirPlan>(SeparableFir{taps, taps}, device);
     iir_ = std::make_unique<IirPlan>(Filter2D{design.parts.pass, design.parts.pass}, width, height, form,
-                                     algorithm, device, boundary);
+                                     algorithm, device, boundary, samples);
     if (fir_) numerator_ = intermediate(width, height, channels, device);
 }
 
@@ -140,8 +144,11 @@ void GaussianPlan::run(const Image &input, Image &output) {
     Halide::Runtime::Buffer<float> in(const_cast<float *>(input.data.data()), input.width, input.height,
                                       input.channels);
     Halide::Runtime::Buffer<float> out(output.data.data(), output.width, output.height, output.channels);
-    run_on_host(device_, [&] { run(in.raw_buffer(), out.raw_buffer()); }, {in.raw_buffer()},
-                {out.raw_buffer()});
+    run_host(in.raw_buffer(), out.raw_buffer());
+}
+
+void GaussianPlan::run_host(halide_buffer_t *input, halide_buffer_t *output) {
+    run_on_host(device_, [&] { run(input, output); }, {input}, {output});
 }
 
 Image gaussian_blur(const Image &input, const GaussianDesign &design, const IirOptions &options) {
@@ -160,6 +167,21 @@ void gaussian_blur(const Image &input, Image &output, const GaussianDesign &desi
     GaussianPlan plan(design, input.width, input.height, input.channels, options.form, options.algorithm,
                       resolve_device(options.device), options.boundary);
     plan.run(input, output);
+}
+
+bool gaussian_blur(halide_buffer_t *input, halide_buffer_t *output, const GaussianDesign &design,
+                   const IirOptions &options) {
+    const SampleType samples = sample_type_of(input);
+    const Device device = resolve_device(options.device);
+    const Filter2D pass{design.parts.pass, design.parts.pass};
+    if (samples != SampleType::f32 &&
+        (design.method != GaussianMethod::vanvliet || !converts_samples(pass, options, samples, device)))
+        return false;
+    require_own_traversal(design.method, options.algorithm);
+    GaussianPlan plan(design, input->dim[0].extent, input->dim[1].extent, input->dim[2].extent, options.form,
+                      options.algorithm, device, options.boundary, samples);
+    plan.run_host(input, output);
+    return true;
 }
 
 }  // namespace cascade

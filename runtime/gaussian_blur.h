@@ -59,19 +59,22 @@ private:
 // coefficients, matrix tables, taps and, for a numerator, the FIR's intermediate image (on the
 // device for CUDA), so repeated calls pay only the pipelines (the bench's `gaussian` op).
 // Throws cascade::Error as gaussian_blur does; a boundary other than none is exact for vanvliet
-// only (the others refuse it).
+// only (the others refuse it). uint8 and uint16 `samples`: vanvliet on algorithm 6, converted
+// inside the pipeline (IirPlan).
 class GaussianPlan {
 public:
     GaussianPlan(const GaussianDesign &design, int width, int height, int channels, Form form,
-                 Algorithm algorithm, Device device, Boundary boundary = Boundary::none);
+                 Algorithm algorithm, Device device, Boundary boundary = Boundary::none,
+                 SampleType samples = SampleType::f32);
     ~GaussianPlan();
     GaussianPlan(const GaussianPlan &) = delete;
     GaussianPlan &operator=(const GaussianPlan &) = delete;
 
-    // On W×H×C float32 buffers of the plan's shape where the caller keeps them (host, or device
-    // for a CUDA plan): results stay where the pipelines leave them.
+    // On W×H×C buffers of the plan's shape and sample type where the caller keeps them (host, or
+    // device for a CUDA plan): results stay where the pipelines leave them.
     void run(halide_buffer_t *input, halide_buffer_t *output);
-    // On host images: for a CUDA plan, copied to the device and back.
+    // On host buffers or images: for a CUDA plan, copied to the device and back.
+    void run_host(halide_buffer_t *input, halide_buffer_t *output);
     void run(const Image &input, Image &output);
 
 private:
@@ -88,6 +91,11 @@ private:
 // traversal: it refuses an algorithm other than automatic.
 Image gaussian_blur(const Image &input, const GaussianDesign &design, const IirOptions &options = {});
 void gaussian_blur(const Image &input, Image &output, const GaussianDesign &design,
+                   const IirOptions &options = {});
+// The same on host W×H×C planar buffers of one sample type (runtime/planes.h); uint8 and uint16
+// are converted inside the pipeline. Returns false, having run nothing, where this build does not
+// (a method other than vanvliet, or iir.h's converts_samples).
+bool gaussian_blur(halide_buffer_t *input, halide_buffer_t *output, const GaussianDesign &design,
                    const IirOptions &options = {});
 
 }  // namespace cascade

@@ -7,6 +7,7 @@
 #include "error.h"
 #include "names.h"
 #include "pipeline_call.h"
+#include "planes.h"
 #include "tile_matrices.h"
 
 namespace cascade {
@@ -116,12 +117,19 @@ struct IirPlan::Tables {
     Halide::Runtime::Buffer<float> vertical_buffer, horizontal_buffer;
 };
 
-IirPlan::IirPlan(const Filter2D &filter, int width, int height, Form form, Algorithm algorithm, Device device,
-                 Boundary boundary)
-    : width_(width), height_(height) {
-    if (width < 1 || height < 1) throw Error("the input image is empty");
-    require_stable(filter.vertical);
-    require_stable(filter.horizontal);
+namespace {
+
+// The variant a plan runs: its name, the form, and the order it must hold.
+struct VariantChoice {
+    std::string name;
+    bool direct = false;
+    int needed = 0;
+    Algorithm algorithm = Algorithm::automatic;
+};
+
+// Throws cascade::Error for combinations no build holds (not for a variant this build lacks).
+VariantChoice choose_variant(const Filter2D &filter, Form form, Algorithm algorithm, Boundary boundary,
+                             SampleType samples) {
     const bool exact = boundary != Boundary::none;
     if (algorithm == Algorithm::automatic) algorithm = Algorithm::a6;
     // Algorithm 5 does the column carries' dot products inside the rows' serial step; its exact
@@ -131,27 +139,61 @@ IirPlan::IirPlan(const Filter2D &filter, int width, int height, Form form, Algor
         throw Error(std::string("boundary '") + boundary_name(boundary) +
                     "' runs with algorithms rt, 4 and 6 (6 is 5 with its dot products in parallel); "
                     "algorithm 5 takes boundary none");
+    if (samples != SampleType::f32 && samples != SampleType::u8 && samples != SampleType::u16)
+        throw Error(std::string("the filters read float32, uint8 or uint16 samples, not ") +
+                    sample_name(samples));
+    if (samples != SampleType::f32 && algorithm != Algorithm::a6)
+        throw Error(std::string(sample_name(samples)) + " samples are converted inside algorithm 6 only");
     const int order = std::max(filter.vertical.order(), filter.horizontal.order());
     if (form == Form::automatic) form = order <= 2 ? Form::direct : Form::sections;
-    std::string name;
-    bool direct = form == Form::direct;
+    VariantChoice choice;
+    choice.algorithm = algorithm;
+    choice.direct = form == Form::direct;
     if (algorithm == Algorithm::rt) {
-        name = direct ? "iir_rt" : "iir_rt_sections";
+        choice.name = choice.direct ? "iir_rt" : "iir_rt_sections";
     } else {
-        name = std::string("iir_a") + algorithm_name(algorithm);
+        choice.name = std::string("iir_a") + algorithm_name(algorithm);
         // The block-parallel direct form is built for order 1; order 2 is one section of order 2.
-        if (direct && order > 2)
+        if (choice.direct && order > 2)
             throw Error("the direct form of order " + std::to_string(order) +
                         " runs only with --algorithm rt; the block-parallel algorithms use sections");
-        if (order == 2) direct = false;
-        if (!direct) name += "_sections";
+        if (order == 2) choice.direct = false;
+        if (!choice.direct) choice.name += "_sections";
     }
-    if (exact) name += "_exact";
-    const int needed =
-        std::max(needed_order(filter.vertical, direct), needed_order(filter.horizontal, direct));
-    variant_ = &find_variant(name, needed, device);
-    const auto vertical = variant_sections(filter.vertical, direct, variant_->order);
-    const auto horizontal = variant_sections(filter.horizontal, direct, variant_->order);
+    if (exact) choice.name += "_exact";
+    if (samples == SampleType::u8) choice.name += "_u8";
+    if (samples == SampleType::u16) choice.name += "_u16";
+    choice.needed = std::max(needed_order(filter.vertical, choice.direct),
+                             needed_order(filter.horizontal, choice.direct));
+    return choice;
+}
+
+}  // namespace
+
+bool converts_samples(const Filter2D &filter, const IirOptions &options, SampleType samples, Device device) {
+    if (samples == SampleType::f32) return true;
+    if (options.algorithm != Algorithm::automatic && options.algorithm != Algorithm::a6) return false;
+    try {
+        const VariantChoice choice =
+            choose_variant(filter, options.form, options.algorithm, options.boundary, samples);
+        return lookup_variant(choice.name, choice.needed, device) != nullptr;
+    } catch (const Error &) {
+        return false;  // the float plan then says what is wrong
+    }
+}
+
+IirPlan::IirPlan(const Filter2D &filter, int width, int height, Form form, Algorithm algorithm, Device device,
+                 Boundary boundary, SampleType samples)
+    : samples_(samples), width_(width), height_(height) {
+    if (width < 1 || height < 1) throw Error("the input image is empty");
+    require_stable(filter.vertical);
+    require_stable(filter.horizontal);
+    const bool exact = boundary != Boundary::none;
+    const VariantChoice choice = choose_variant(filter, form, algorithm, boundary, samples);
+    algorithm = choice.algorithm;
+    variant_ = &find_variant(choice.name, choice.needed, device);
+    const auto vertical = variant_sections(filter.vertical, choice.direct, variant_->order);
+    const auto horizontal = variant_sections(filter.horizontal, choice.direct, variant_->order);
     add_scalars(scalars_, vertical, "y");
     add_scalars(scalars_, horizontal, "x");
     if (exact) {
@@ -204,8 +246,15 @@ void IirPlan::run(const Image &input, Image &output) {
     Halide::Runtime::Buffer<float> in(const_cast<float *>(input.data.data()), input.width, input.height,
                                       input.channels);
     Halide::Runtime::Buffer<float> out(output.data.data(), output.width, output.height, output.channels);
-    PipelineCall pipeline = call(in.raw_buffer(), out.raw_buffer());
-    run_on_host(*variant_, pipeline, {in.raw_buffer()}, {out.raw_buffer()});
+    run_host(in.raw_buffer(), out.raw_buffer());
+}
+
+void IirPlan::run_host(halide_buffer_t *input, halide_buffer_t *output) {
+    const halide_type_t type = halide_type(samples_);
+    if (input->type != type || output->type != type)
+        throw Error(std::string("this plan filters ") + sample_name(samples_) + " samples");
+    PipelineCall pipeline = call(input, output);
+    run_on_host(*variant_, pipeline, {input}, {output});
 }
 
 Image iir_2d(const Image &input, const Filter2D &filter, const IirOptions &options) {
@@ -221,6 +270,17 @@ void iir_2d(const Image &input, Image &output, const Filter2D &filter, const Iir
     IirPlan plan(filter, input.width, input.height, options.form, options.algorithm,
                  resolve_device(options.device), options.boundary);
     plan.run(input, output);
+}
+
+bool iir_2d(halide_buffer_t *input, halide_buffer_t *output, const Filter2D &filter,
+            const IirOptions &options) {
+    const SampleType samples = sample_type_of(input);
+    const Device device = resolve_device(options.device);
+    if (!converts_samples(filter, options, samples, device)) return false;
+    IirPlan plan(filter, input->dim[0].extent, input->dim[1].extent, options.form, options.algorithm, device,
+                 options.boundary, samples);
+    plan.run_host(input, output);
+    return true;
 }
 
 }  // namespace cascade

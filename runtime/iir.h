@@ -43,16 +43,19 @@ struct IirOptions {
 // A boundary other than none also computes its tables (boundary.h) for this size.
 class IirPlan {
 public:
+    // `samples`: the type of the images it reads and writes; uint8 and uint16 are converted
+    // inside the pipeline's first and last pass (algorithm 6; converts_samples says when).
     IirPlan(const Filter2D &filter, int width, int height, Form form, Algorithm algorithm, Device device,
-            Boundary boundary = Boundary::none);
+            Boundary boundary = Boundary::none, SampleType samples = SampleType::f32);
     ~IirPlan();
     IirPlan(const IirPlan &) = delete;
     IirPlan &operator=(const IirPlan &) = delete;
 
-    // On W×H×C float32 buffers of the plan's size where the caller keeps them (host, or device
-    // for a CUDA plan, as in the bench): results stay where the pipeline leaves them.
+    // On W×H×C buffers of the plan's size and sample type where the caller keeps them (host, or
+    // device for a CUDA plan, as in the bench): results stay where the pipeline leaves them.
     void run(halide_buffer_t *input, halide_buffer_t *output);
-    // On host images: for a CUDA plan, copied to the device and back.
+    // On host buffers (or images, for a float32 plan): for a CUDA plan, copied to the device and back.
+    void run_host(halide_buffer_t *input, halide_buffer_t *output);
     void run(const Image &input, Image &output);
 
     const Variant &variant() const { return *variant_; }
@@ -64,17 +67,28 @@ private:
     PipelineCall call(halide_buffer_t *input, halide_buffer_t *output) const;
 
     const Variant *variant_;
+    SampleType samples_;
     std::map<std::string, float> scalars_;
     std::unique_ptr<Tables> tables_;
     std::unique_ptr<Edges> edges_;
     int width_, height_;
 };
 
+// True when this build converts `samples` inside the pipeline for `filter` as `options` run it on
+// `device` (float32 always): uint8 and uint16 on algorithm 6, for the section counts built.
+bool converts_samples(const Filter2D &filter, const IirOptions &options, SampleType samples, Device device);
+
 // Applies `filter` to every channel of `input`: causal then anticausal down the columns, then
 // along the rows. Checks the filter's stability first; throws cascade::Error on any failure.
 Image iir_2d(const Image &input, const Filter2D &filter, const IirOptions &options = {});
 // The same, into an `output` of the input's shape (reused, or poisoned by tests beforehand).
 void iir_2d(const Image &input, Image &output, const Filter2D &filter, const IirOptions &options = {});
+
+// The same on host W×H×C planar buffers of one sample type (runtime/planes.h): uint8 and uint16
+// are converted inside the pipeline. Returns false, having run nothing, when this build does not
+// convert that type for this filter and these options (converts_samples).
+bool iir_2d(halide_buffer_t *input, halide_buffer_t *output, const Filter2D &filter,
+            const IirOptions &options = {});
 
 // Throws cascade::Error naming the first non-finite sample of `image`, if any.
 void require_finite(const Image &image);

@@ -7,6 +7,7 @@
 
 #include "error.h"
 #include "pipeline_call.h"
+#include "planes.h"
 #include "sat_one_read.h"
 
 // Present when the build links Halide's CUDA runtime; null otherwise.
@@ -42,35 +43,9 @@ SatAlgorithm resolve(SatAlgorithm algorithm) {
     return algorithm == SatAlgorithm::automatic ? SatAlgorithm::two_read : algorithm;
 }
 
-halide_type_t halide_type(SampleType t) {
-    switch (t) {
-        case SampleType::u8:
-            return halide_type_of<uint8_t>();
-        case SampleType::u16:
-            return halide_type_of<uint16_t>();
-        case SampleType::u32:
-            return halide_type_of<uint32_t>();
-        case SampleType::u64:
-            return halide_type_of<uint64_t>();
-        case SampleType::f64:
-            return halide_type_of<double>();
-        default:
-            return halide_type_of<float>();
-    }
-}
-
 // The variant "sat_<kind>_<input type>_<table type>" for `device`.
 const Variant &find_sat_variant(const std::string &kind, halide_type_t in, halide_type_t out, Device device) {
     return find_variant("sat_" + kind + "_" + type_suffix(in) + "_" + type_suffix(out), 0, device);
-}
-
-// A W×H×C view of `data`, whose rows are `row_stride` samples apart and channels `plane_stride`.
-template <typename T = void>
-Halide::Runtime::Buffer<T> view(halide_type_t type, void *data, int width, int height, int channels,
-                                int x_stride, int row_stride, int channel_stride) {
-    halide_dimension_t shape[3] = {
-        {0, width, x_stride, 0}, {0, height, row_stride, 0}, {0, channels, channel_stride, 0}};
-    return Halide::Runtime::Buffer<T>(type, data, 3, shape);
 }
 
 }  // namespace

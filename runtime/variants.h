@@ -27,6 +27,9 @@ const std::vector<Variant> &variants();
 // naming the orders that exist when none fits.
 const Variant &find_variant(const std::string &algorithm, int order, Device device);
 
+// The same, or null when the build has none.
+const Variant *lookup_variant(const std::string &algorithm, int order, Device device);
+
 // True when the build holds any variant for `device`.
 bool has_variants(Device device);
 

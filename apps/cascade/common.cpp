@@ -6,6 +6,8 @@
 #include "error.h"
 #include "iir.h"
 #include "image_io.h"
+#include "pipeline_call.h"
+#include "planes.h"
 
 namespace cascade::cli {
 
@@ -75,29 +77,75 @@ std::vector<IoOptions> jobs_of(const IoOptions &options) {
 }  // namespace
 
 void filter_image(const IoOptions &options, const FilterOptions &how, const Filter2D &filter) {
-    filter_image(options, how,
-                 [&filter](const Image &image, const IirOptions &iir) { return iir_2d(image, filter, iir); });
+    filter_image(
+        options, how,
+        [&filter](const Image &image, const IirOptions &iir) { return iir_2d(image, filter, iir); },
+        [&filter](halide_buffer_t *in, halide_buffer_t *out, const IirOptions &iir) {
+            return iir_2d(in, out, filter, iir);
+        });
 }
 
-void filter_image(const IoOptions &options, const FilterOptions &how, const ImageFilter &filter) {
+namespace {
+
+// The batch's integer sample type when every input holds it and every output is written as it:
+// then the pipeline can convert inside its passes. f32 otherwise.
+SampleType shared_integer_type(const std::vector<IoOptions> &jobs, const std::vector<RawImage> &raws) {
+    const SampleType type = raws.front().type;
+    if (type != SampleType::u8 && type != SampleType::u16) return SampleType::f32;
+    for (size_t n = 0; n < jobs.size(); n++)
+        if (raws[n].type != type || output_type(jobs[n]) != type) return SampleType::f32;
+    return type;
+}
+
+}  // namespace
+
+void filter_image(const IoOptions &options, const FilterOptions &how, const ImageFilter &filter,
+                  const SampleFilter &samples) {
     IirOptions iir{parse_boundary(how.boundary), parse_device_choice(options.device)};
     iir.algorithm = parse_algorithm(how.algorithm);
     const std::vector<IoOptions> jobs =
         options.files.empty() ? std::vector<IoOptions>{options} : jobs_of(options);
     for (const IoOptions &job : jobs) check_output_path(job);
     resolve_device(iir.device);
-    std::vector<Image> inputs;
-    int channels = 0;
+    std::vector<RawImage> raws;
     for (const IoOptions &job : jobs) {
-        inputs.push_back(load_input(job));
-        const Image &first = inputs.front(), &last = inputs.back();
+        raws.push_back(read_image(job.input));
+        const RawImage &first = raws.front(), &last = raws.back();
         if (last.width != first.width || last.height != first.height)
             throw Error("batch images differ in size: " + jobs.front().input + " is " +
                         std::to_string(first.width) + "x" + std::to_string(first.height) + ", " + job.input +
                         " is " + std::to_string(last.width) + "x" + std::to_string(last.height));
-        channels += last.channels;
     }
+    // Only once everything has succeeded: a failed batch leaves no folder behind either.
+    auto make_out_dir = [&] {
+        if (!options.out_dir.empty()) std::filesystem::create_directories(options.out_dir);
+    };
     // The batch as channels of one image: one pipeline call for every image.
+    if (samples && shared_integer_type(jobs, raws) != SampleType::f32) {
+        std::vector<const RawImage *> parts;
+        for (const RawImage &raw : raws) parts.push_back(&raw);
+        require_addressable("image", double(raws[0].width), double(raws[0].height),
+                            double(raws.size()) * double(raws[0].channels), int(sample_size(raws[0].type)));
+        Halide::Runtime::Buffer<> in = stack_planes(parts);
+        Halide::Runtime::Buffer<> out(in.type(), in.dim(0).extent(), in.dim(1).extent(), in.dim(2).extent());
+        if (samples(in.raw_buffer(), out.raw_buffer(), iir)) {
+            make_out_dir();
+            int channel = 0;
+            for (size_t n = 0; n < jobs.size(); n++) {
+                write_image(jobs[n].output, unstack_planes(out, channel, int(raws[n].channels)));
+                channel += int(raws[n].channels);
+            }
+            return;
+        }
+    }
+    std::vector<Image> inputs;
+    int channels = 0;
+    for (const RawImage &raw : raws) {
+        inputs.push_back(to_planar_float(raw));
+        require_finite(inputs.back());
+        channels += inputs.back().channels;
+    }
+    raws.clear();
     Image batch(inputs[0].width, inputs[0].height, channels);
     size_t offset = 0;
     for (const Image &image : inputs) {
@@ -105,8 +153,7 @@ void filter_image(const IoOptions &options, const FilterOptions &how, const Imag
         offset += image.data.size();
     }
     Image filtered = filter(batch, iir);
-    // Only once everything has succeeded: a failed batch leaves no folder behind either.
-    if (!options.out_dir.empty()) std::filesystem::create_directories(options.out_dir);
+    make_out_dir();
     offset = 0;
     for (size_t n = 0; n < jobs.size(); n++) {
         Image out(inputs[n].width, inputs[n].height, inputs[n].channels);

@@ -37,9 +37,14 @@ void add_filter_options(CLI::App &command, FilterOptions &options);
 // writes OUT (or each output). A batch goes through one pipeline call: its images must share
 // width and height, and are stacked as channels.
 void filter_image(const IoOptions &options, const FilterOptions &how, const Filter2D &filter);
-// The same with any whole-image filter in place of iir_2d.
+// The same with any whole-image filter in place of iir_2d. When the inputs are 8- or 16-bit and
+// written as such, `samples` is tried first: it filters host planes of that type converted inside
+// the pipeline (runtime/planes.h), or returns false where the build cannot, and the images then
+// go through floats.
 using ImageFilter = std::function<Image(const Image &, const IirOptions &)>;
-void filter_image(const IoOptions &options, const FilterOptions &how, const ImageFilter &filter);
+using SampleFilter = std::function<bool(halide_buffer_t *, halide_buffer_t *, const IirOptions &)>;
+void filter_image(const IoOptions &options, const FilterOptions &how, const ImageFilter &filter,
+                  const SampleFilter &samples = nullptr);
 
 // Adds IN, OUT, --device and --output-type to `command`.
 void add_io_options(CLI::App &command, IoOptions &options);

@@ -19,9 +19,14 @@ struct GaussianArgs {
 void run(const GaussianArgs &args) {
     // Designed before any file is read, so a sigma the method refuses fails first.
     const GaussianDesign design = design_gaussian(args.sigma, parse_gaussian_method(args.method));
-    filter_image(args.io, args.how, [&design](const Image &image, const IirOptions &options) {
-        return gaussian_blur(image, design, options);
-    });
+    filter_image(
+        args.io, args.how,
+        [&design](const Image &image, const IirOptions &options) {
+            return gaussian_blur(image, design, options);
+        },
+        [&design](halide_buffer_t *in, halide_buffer_t *out, const IirOptions &options) {
+            return gaussian_blur(in, out, design, options);
+        });
 }
 
 }  // namespace
