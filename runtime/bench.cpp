@@ -22,6 +22,7 @@
 #include "gaussian_blur.h"
 #include "iir.h"
 #include "pipeline_call.h"
+#include "planes.h"
 #include "reference.h"
 #include "sat.h"
 #ifdef CASCADE_HAVE_CUDA_RUNTIME
@@ -84,16 +85,23 @@ double sat_error(const float *input, const float *output, int width, int height)
 
 }  // namespace
 
-BoundedVariant split_boundary(const std::string &variant) {
-    const size_t dash = variant.rfind('-');
+BoundedVariant split_variant(const std::string &variant) {
+    BoundedVariant v{variant};
+    size_t dash = v.name.rfind('-');
     if (dash != std::string::npos) {
         try {
-            const Boundary boundary = parse_boundary(variant.substr(dash + 1));
-            if (boundary != Boundary::none) return {variant.substr(0, dash), boundary};
+            v.boundary = parse_boundary(v.name.substr(dash + 1));
+            if (v.boundary != Boundary::none) v.name.resize(dash);
         } catch (const Error &) {
         }
     }
-    return {variant, Boundary::none};
+    dash = v.name.rfind('-');
+    const std::string last = dash == std::string::npos ? "" : v.name.substr(dash + 1);
+    if (last == "u8" || last == "u16") {
+        v.samples = last == "u8" ? SampleType::u8 : SampleType::u16;
+        v.name.resize(dash);
+    }
+    return v;
 }
 
 namespace {
@@ -101,9 +109,21 @@ namespace {
 // The bench's IIR cases, "<algorithm>-<filter>": algorithm rt, 4, 5 or 6; filter order1 (a
 // first-order pole at 0.5) or order3 (van Vliet's Gaussian, σ = kBenchGaussianSigma, as sections). The plan
 // is made once, so a timed call is the pipeline alone.
-std::function<void()> iir_call(const std::string &bounded, halide_buffer_t *input, halide_buffer_t *output,
-                               Device device) {
-    const auto [variant, boundary] = split_boundary(bounded);
+// The workspace's float32 buffer seen as `samples` of the same width and height (its first
+// bytes; the same device memory), or the buffer itself for float32.
+std::shared_ptr<Halide::Runtime::Buffer<>> retyped(halide_buffer_t *buffer, SampleType samples) {
+    if (samples == SampleType::f32) return std::make_shared<Halide::Runtime::Buffer<>>(*buffer);
+    auto view = std::make_shared<Halide::Runtime::Buffer<>>(halide_type(samples), buffer->host,
+                                                            buffer->dim[0].extent, buffer->dim[1].extent, 1);
+    if (buffer->device && view->device_wrap_native(buffer->device_interface, buffer->device) != 0)
+        throw Error("wrapping the device buffer as " + std::string(sample_name(samples)) + " failed");
+    return view;
+}
+
+std::function<void()> iir_call(const std::string &bounded, halide_buffer_t *input_f32,
+                               halide_buffer_t *output_f32, Device device) {
+    const auto [variant, boundary, samples] = split_variant(bounded);
+    const auto input = retyped(input_f32, samples), output = retyped(output_f32, samples);
     const size_t dash = variant.find('-');
     const std::string algorithm = variant.substr(0, dash),
                       kind = dash == std::string::npos ? "" : variant.substr(dash + 1);
@@ -122,28 +142,31 @@ std::function<void()> iir_call(const std::string &bounded, halide_buffer_t *inpu
     } catch (const Error &e) {
         throw Skip{e.what()};
     }
-    auto plan = std::make_shared<IirPlan>(Filter2D{filter, filter}, input->dim[0].extent,
-                                          input->dim[1].extent, Form::automatic, a, device, boundary);
-    return [=] { plan->run(input, output); };
+    if (samples != SampleType::f32 && a != Algorithm::a6 && a != Algorithm::automatic)
+        throw Skip{"not built: 8/16-bit samples are converted inside algorithm 6 only"};
+    auto plan = std::make_shared<IirPlan>(Filter2D{filter, filter}, input->width(), input->height(),
+                                          Form::automatic, a, device, boundary, samples);
+    return [=] { plan->run(input->raw_buffer(), output->raw_buffer()); };
 }
 
 // The bench's recursive Gaussians, by method name (gaussian_blur.h), σ = kBenchGaussianSigma,
 // with the automatic algorithm. The plan (coefficients, tables, taps and, for deriche, the FIR's
 // intermediate image on the same device as the buffers) is made once, so a timed call is the
 // pipelines alone.
-std::function<void()> gaussian_call(const std::string &bounded, halide_buffer_t *input,
-                                    halide_buffer_t *output, Device device) {
-    const auto [variant, boundary] = split_boundary(bounded);
+std::function<void()> gaussian_call(const std::string &bounded, halide_buffer_t *input_f32,
+                                    halide_buffer_t *output_f32, Device device) {
+    const auto [variant, boundary, samples] = split_variant(bounded);
+    const auto input = retyped(input_f32, samples), output = retyped(output_f32, samples);
     GaussianMethod method;
     try {
         method = parse_gaussian_method(variant);
     } catch (const Error &e) {
         throw Skip{std::string("unknown variant: ") + e.what()};
     }
-    auto plan = std::make_shared<GaussianPlan>(design_gaussian(kBenchGaussianSigma, method),
-                                               input->dim[0].extent, input->dim[1].extent, 1, Form::automatic,
-                                               Algorithm::automatic, device, boundary);
-    return [=] { plan->run(input, output); };
+    auto plan = std::make_shared<GaussianPlan>(design_gaussian(kBenchGaussianSigma, method), input->width(),
+                                               input->height(), 1, Form::automatic, Algorithm::automatic,
+                                               device, boundary, samples);
+    return [=] { plan->run(input->raw_buffer(), output->raw_buffer()); };
 }
 
 // max |output − reference| ÷ max |reference| for a Gaussian case: the method's own design run in
@@ -325,7 +348,10 @@ void run_case(BenchResult &r, Workspace &ws, double copy_ms, const BenchOptions 
     const double copy_bytes_per_second = kCopyBytesPerPixel * pixels / (copy_ms * 1e-3);
     r.floor_fraction = r.gips / (copy_bytes_per_second / r.bytes_per_pixel / kGi);
     // iir and cufft-gaussian have no full-size reference here; cufft-gaussian has its self-check.
-    const bool gaussian = r.c.op == "gaussian";
+    // The Gaussian's reference is float32 samples, boundary none.
+    const BoundedVariant v = split_variant(r.c.variant);
+    const bool gaussian =
+        r.c.op == "gaussian" && v.samples == SampleType::f32 && v.boundary == Boundary::none;
     if (options.check && (r.c.op == "copy" || r.c.op == "sat" || r.c.op == "cub-sat" || gaussian)) {
         op();  // the output holds the last case's result
         const float *out = ws.result();
@@ -436,10 +462,10 @@ std::vector<std::string> bench_variants(const std::string &op) {
     return {""};
 }
 
-double bench_bytes_per_pixel(const std::string &op) {
+double bench_bytes_per_pixel(const std::string &op, const std::string &variant) {
     // Two reads (the column passes' result is re-read), one write. gaussian keeps iir's model:
     // deriche's FIR pass moves one more read and write, counted as the method's cost.
-    if (op == "iir" || op == "gaussian") return 12;
+    if (op == "iir" || op == "gaussian") return 3.0 * sample_size(split_variant(variant).samples);
     // cufft-gaussian: the task's one read and one write, like the recursive Gaussian's ideal; the
     // FFT moves several times that (docs/bench.md).
     if (op == "copy" || op == "sat" || op == "cub-sat" || op == "cufft-gaussian") return 8;
@@ -511,7 +537,7 @@ std::vector<BenchResult> run_benchmark(const std::vector<BenchCase> &cases, cons
     std::vector<std::tuple<int, int, Device>> keys;
     std::vector<std::vector<size_t>> groups;
     for (const BenchCase &c : cases) {
-        results.push_back({c, kNaN, kNaN, kNaN, bench_bytes_per_pixel(c.op), ""});
+        results.push_back({c, kNaN, kNaN, kNaN, bench_bytes_per_pixel(c.op, c.variant), ""});
         const auto key = std::make_tuple(c.width, c.height, c.device);
         const size_t g = std::find(keys.begin(), keys.end(), key) - keys.begin();
         if (g == keys.size()) {

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "boundary.h"
+#include "image.h"
 #include "variants.h"
 
 namespace cascade {
@@ -17,7 +18,8 @@ struct BenchCase {
     std::string op;
     // sat: a parse_sat_algorithm name; iir: "<rt|4|5|6>-<order1|order3>"; gaussian: a
     // parse_gaussian_method name (vanvliet, deriche2, deriche4, twoway); else "". iir and
-    // gaussian variants take a boundary other than none as a suffix: "rt-order1-clamp".
+    // gaussian variants take a boundary other than none as a suffix: "rt-order1-clamp", and
+    // before it 8/16-bit samples, converted inside the pipeline: "6-order1-u8", "vanvliet-u16-mirror".
     std::string variant;
     int width = 0, height = 0;
     Device device = Device::cpu;
@@ -52,15 +54,17 @@ std::vector<BenchResult> run_benchmark(const std::vector<BenchCase> &cases, cons
 // The ops in their default order, and each op's variants (one empty name for ops with none).
 const std::vector<std::string> &bench_ops();
 std::vector<std::string> bench_variants(const std::string &op);
-// copy, sat, cub-sat, cufft-gaussian: 8; iir, gaussian: 12
-double bench_bytes_per_pixel(const std::string &op);
+// copy, sat, cub-sat, cufft-gaussian: 8; iir, gaussian: 12, or for 8/16-bit samples 3 and 6.
+double bench_bytes_per_pixel(const std::string &op, const std::string &variant = "");
 
-// An iir or gaussian variant split into its name and boundary suffix (none without one).
+// An iir or gaussian variant split into its name and suffixes: the samples' type ("-u8",
+// "-u16"; float32 without) and then the boundary (none without one): "6-order1-u8-clamp".
 struct BoundedVariant {
     std::string name;
     Boundary boundary = Boundary::none;
+    SampleType samples = SampleType::f32;
 };
-BoundedVariant split_boundary(const std::string &variant);
+BoundedVariant split_variant(const std::string &variant);
 
 // Empty when CUDA cases can run here; otherwise why not.
 std::string bench_cuda_unavailable_reason();

@@ -102,6 +102,34 @@ TEST(Bench, GaussianIsListedWithItsMethods) {
     EXPECT_EQ(bench_bytes_per_pixel("gaussian"), 12);
 }
 
+// Variant names carry the samples' type and the boundary as suffixes, in that order; the
+// traffic model follows the samples' size.
+TEST(Bench, VariantSuffixesNameSamplesAndBoundary) {
+    const BoundedVariant v = split_variant("6-order3-u16-mirror");
+    EXPECT_EQ(v.name, "6-order3");
+    EXPECT_EQ(v.samples, SampleType::u16);
+    EXPECT_EQ(v.boundary, Boundary::mirror);
+    const BoundedVariant plain = split_variant("vanvliet-u8");
+    EXPECT_EQ(plain.name, "vanvliet");
+    EXPECT_EQ(plain.samples, SampleType::u8);
+    EXPECT_EQ(plain.boundary, Boundary::none);
+    EXPECT_EQ(split_variant("rt-order1").samples, SampleType::f32);
+    EXPECT_EQ(bench_bytes_per_pixel("iir", "6-order1-u8"), 3);
+    EXPECT_EQ(bench_bytes_per_pixel("gaussian", "vanvliet-u16-clamp"), 6);
+}
+
+// The 8-bit variant runs through the bench on the CPU; rt, which converts on the host, is skipped
+// as not built.
+TEST(Bench, EightBitIirRunsOnAlgorithmSix) {
+    const auto results = run_benchmark(
+        {{"iir", "6-order1-u8", 67, 45, Device::cpu}, {"iir", "rt-order1-u8", 67, 45, Device::cpu}},
+        {0, 1, 1, false});
+    ASSERT_EQ(results.size(), 2u);
+    EXPECT_TRUE(measured(results[0])) << results[0].note;
+    EXPECT_FALSE(measured(results[1]));
+    EXPECT_EQ(results[1].note.rfind("not built", 0), 0u) << results[1].note;
+}
+
 class BenchGaussianCpu : public ::testing::TestWithParam<std::string> {};
 
 // Every method runs on the CPU (its variants are built for every build with a CPU target) and

@@ -48,7 +48,7 @@ bool is_variant_of(const std::string &op, const std::string &variant) {
         }
     }
     const std::vector<std::string> known = bench_variants(op);
-    const std::string name = op == "iir" || op == "gaussian" ? split_boundary(variant).name : variant;
+    const std::string name = op == "iir" || op == "gaussian" ? split_variant(variant).name : variant;
     return std::find(known.begin(), known.end(), name) != known.end();
 }
 
@@ -158,7 +158,7 @@ void print_table(const BenchArgs &args, const std::vector<BenchResult> &results)
         "calls back to back. floor = the copy measured at the same size: floor GiP/s = copy bytes/s /\n"
         "B/px / 2^30, of_floor = GiP/s / floor GiP/s.\n\n",
         o.repetitions, o.warmup, o.seed);
-    std::printf("%-14s %-11s %-12s %-6s %12s %10s %5s %9s  %s\n", "op", "variant", "size", "device",
+    std::printf("%-14s %-18s %-12s %-6s %12s %10s %5s %9s  %s\n", "op", "variant", "size", "device",
                 "median_ms", "GiP/s", "B/px", "of_floor", "note");
     auto number = [](double value, const char *format) {
         char text[32] = "-";
@@ -167,7 +167,7 @@ void print_table(const BenchArgs &args, const std::vector<BenchResult> &results)
     };
     for (const BenchResult &r : results) {
         const std::string size = std::to_string(r.c.width) + "x" + std::to_string(r.c.height);
-        std::printf("%-14s %-11s %-12s %-6s %12s %10s %5s %9s  %s\n", r.c.op.c_str(),
+        std::printf("%-14s %-18s %-12s %-6s %12s %10s %5s %9s  %s\n", r.c.op.c_str(),
                     r.c.variant.empty() ? "-" : r.c.variant.c_str(), size.c_str(), device_name(r.c.device),
                     number(r.median_ms, "%.4f").c_str(), number(r.gips, "%.2f").c_str(),
                     number(r.bytes_per_pixel, "%.0f").c_str(), number(r.floor_fraction, "%.3f").c_str(),
@@ -216,11 +216,13 @@ Command add_bench_command(CLI::App &app) {
         ->delimiter(',')
         ->check(CLI::IsMember(bench_ops()))
         ->capture_default_str();
-    cmd->add_option("--variants", args->variants,
-                    "Variants of sat (naive, overlapped, 2r1w, 1r1w, 1r1w-split, auto), iir (rt-order1, "
-                    "rt-order3, 4-order1, ..., 6-order3) and gaussian (vanvliet, deriche2, deriche4, twoway) "
-                    "to run, comma-separated (default: all); iir and gaussian take a boundary suffix, "
-                    "e.g. rt-order1-clamp (docs/boundaries.md)")
+    cmd->add_option(
+           "--variants", args->variants,
+           "Variants of sat (naive, overlapped, 2r1w, 1r1w, 1r1w-split, auto), iir (rt-order1, "
+           "rt-order3, 4-order1, ..., 6-order3) and gaussian (vanvliet, deriche2, deriche4, twoway) "
+           "to run, comma-separated (default: all); iir and gaussian take suffixes: 8/16-bit samples "
+           "converted inside the pipeline (-u8, -u16; 3 and 6 B/px), then a boundary, e.g. "
+           "rt-order1-clamp, 6-order1-u8, vanvliet-u16-mirror (docs/boundaries.md)")
         ->delimiter(',');
     cmd->add_option(
            "--sizes", args->sizes,
