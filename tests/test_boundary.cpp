@@ -15,7 +15,6 @@
 namespace cascade {
 namespace {
 
-using testing::cuda_unavailable;
 using testing::random_image;
 using testing::random_stable_filter;
 using testing::relative_l2;
@@ -38,13 +37,7 @@ struct Case {
     int order;
 };
 
-class BoundaryTest : public ::testing::TestWithParam<Case> {
-protected:
-    void SetUp() override {
-        std::string why;
-        if (GetParam().device == DeviceChoice::cuda && cuda_unavailable(why)) GTEST_SKIP() << why;
-    }
-};
+class BoundaryTest : public testing::DeviceTest<Case> {};
 
 TEST_P(BoundaryTest, EveryExtensionMatchesTheFloat64Reference) {
     const Case &p = GetParam();
@@ -92,13 +85,7 @@ std::string case_name(const ::testing::TestParamInfo<Case> &info) {
 
 INSTANTIATE_TEST_SUITE_P(All, BoundaryTest, ::testing::ValuesIn(all_cases()), case_name);
 
-class GaussianBoundaryTest : public ::testing::TestWithParam<DeviceChoice> {
-protected:
-    void SetUp() override {
-        std::string why;
-        if (GetParam() == DeviceChoice::cuda && cuda_unavailable(why)) GTEST_SKIP() << why;
-    }
-};
+class GaussianBoundaryTest : public testing::DeviceTest<DeviceChoice> {};
 
 // The largest deviation from 0.75 of a constant image blurred with each symmetric or periodic
 // extension, over a few shapes.

@@ -18,7 +18,6 @@
 namespace cascade {
 namespace {
 
-using testing::cuda_unavailable;
 using testing::random_image;
 using testing::relative_l2;
 using testing::rng_for_test;
@@ -36,13 +35,7 @@ struct Case {
     Algorithm algorithm;
 };
 
-class FirIirTest : public ::testing::TestWithParam<Case> {
-protected:
-    void SetUp() override {
-        std::string why;
-        if (GetParam().device == DeviceChoice::cuda && cuda_unavailable(why)) GTEST_SKIP() << why;
-    }
-};
+class FirIirTest : public testing::DeviceTest<Case> {};
 
 TEST_P(FirIirTest, MatchesDoubleReferenceOnAwkwardSizes) {
     const Case &p = GetParam();
@@ -126,13 +119,7 @@ std::string case_name(const ::testing::TestParamInfo<Case> &info) {
 
 INSTANTIATE_TEST_SUITE_P(Methods, FirIirTest, ::testing::ValuesIn(all_cases()), case_name);
 
-class FirTest : public ::testing::TestWithParam<DeviceChoice> {
-protected:
-    void SetUp() override {
-        std::string why;
-        if (GetParam() == DeviceChoice::cuda && cuda_unavailable(why)) GTEST_SKIP() << why;
-    }
-};
+class FirTest : public testing::DeviceTest<DeviceChoice> {};
 
 TEST_P(FirTest, MatchesDoubleReferenceWithAnyTapCount) {
     auto rng = rng_for_test();
@@ -166,13 +153,7 @@ TEST(Fir, RejectsWhatItCannotRun) {
     EXPECT_THROW(fir_2d(input, {{1.0, NAN, 1.0}, {1.0}}, DeviceChoice::cpu), Error);
 }
 
-class TwoWayTest : public ::testing::TestWithParam<DeviceChoice> {
-protected:
-    void SetUp() override {
-        std::string why;
-        if (GetParam() == DeviceChoice::cuda && cuda_unavailable(why)) GTEST_SKIP() << why;
-    }
-};
+class TwoWayTest : public testing::DeviceTest<DeviceChoice> {};
 
 TEST_P(TwoWayTest, MatchesDoubleReferenceOnAwkwardSizes) {
     auto rng = rng_for_test();

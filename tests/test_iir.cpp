@@ -14,7 +14,6 @@
 namespace cascade {
 namespace {
 
-using testing::cuda_unavailable;
 using testing::random_image;
 using testing::random_stable_filter;
 using testing::relative_l2;
@@ -46,13 +45,7 @@ bool ill_conditioned(const Case &c) { return c.form == Form::direct && c.order >
 double tolerance(const Case &c) { return ill_conditioned(c) ? 5e-4 : 1e-5; }
 double max_pole(const Case &c) { return ill_conditioned(c) ? 0.8 : 0.95; }
 
-class IirTest : public ::testing::TestWithParam<Case> {
-protected:
-    void SetUp() override {
-        std::string why;
-        if (GetParam().device == DeviceChoice::cuda && cuda_unavailable(why)) GTEST_SKIP() << why;
-    }
-};
+class IirTest : public testing::DeviceTest<Case> {};
 
 TEST_P(IirTest, MatchesDoubleReferenceOnAwkwardSizes) {
     const Case &p = GetParam();
