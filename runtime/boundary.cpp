@@ -159,7 +159,11 @@ int64_t decay_length(const std::vector<RecursiveFilter> &sections, double epsilo
     return int64_t(std::ceil(2 * plain)) + 64;
 }
 
-BoundaryTables boundary_tables(const std::vector<RecursiveFilter> &sections, int64_t n, Boundary boundary) {
+namespace {
+
+// The fitted map from the observables to the feedbacks (BoundaryTables::seeds), checked on fresh
+// lines; throws cascade::Error where no such map exists.
+MatrixXd fitted_seeds(const std::vector<RecursiveFilter> &sections, int64_t n, Boundary boundary) {
     if (sections.empty()) throw Error("a boundary needs a filter");
     if (n < 1) throw Error("an empty line has no boundary");
     if (boundary == Boundary::none) throw Error("boundary 'none' has no initial feedbacks to compute");
@@ -171,14 +175,13 @@ BoundaryTables boundary_tables(const std::vector<RecursiveFilter> &sections, int
 
     const MatrixXd train = random_lines(fit_n, count, 1), check = random_lines(fit_n, count, 2);
     const MatrixXd O = observables(sections, train), S = exact_seeds(sections, train, boundary, pad);
-    BoundaryTables t;
     Eigen::CompleteOrthogonalDecomposition<MatrixXd> solver(O);
     solver.setThreshold(1e-12);
-    t.seeds = solver.solve(S).transpose();
+    MatrixXd seeds = solver.solve(S).transpose();
     for (int s = 0; s < 2 * K; s++)
-        if (!is_read(sections, s)) t.seeds.row(s).setZero();
+        if (!is_read(sections, s)) seeds.row(s).setZero();
 
-    const MatrixXd predicted = observables(sections, check) * t.seeds.transpose();
+    const MatrixXd predicted = observables(sections, check) * seeds.transpose();
     const MatrixXd exact = exact_seeds(sections, check, boundary, pad);
     double error = 0, scale = 1e-300;
     for (int s = 0; s < 2 * K; s++) {
@@ -190,7 +193,16 @@ BoundaryTables boundary_tables(const std::vector<RecursiveFilter> &sections, int
         throw Error(std::string("boundary '") + boundary_name(boundary) +
                     "' has no exact initial feedbacks for this filter (reflect and mirror need the "
                     "anticausal pass to mirror the causal one)");
+    return seeds;
+}
 
+}  // namespace
+
+BoundaryTables boundary_tables(const std::vector<RecursiveFilter> &sections, int64_t n, Boundary boundary) {
+    BoundaryTables t;
+    t.seeds = fitted_seeds(sections, n, boundary);
+    const int q = sections[0].order(), K = int(sections.size()) * q;
+    const int64_t pad = decay_length(sections, 1e-20);
     // Responses of the whole dimension to unit feedbacks, over a line long enough for them to
     // decay (the anticausal pass then starts where the causal response is already gone).
     const int64_t length = std::min(n, 2 * pad);
@@ -279,7 +291,8 @@ MatrixXd trimmed_blocks(const std::vector<MatrixXd> &blocks, int K, int columns)
 
 BoundaryTables tiled_boundary_tables(const std::vector<RecursiveFilter> &sections, int64_t n, int b,
                                      Boundary boundary) {
-    BoundaryTables t = boundary_tables(sections, n, boundary);
+    BoundaryTables t;
+    t.seeds = fitted_seeds(sections, n, boundary);
     const int K = int(t.seeds.rows()) / 2;
     const int64_t tiles = (n + b - 1) / b;
     // The responses fall below 1e−20 within `decay` samples of where they start: simulate that far
