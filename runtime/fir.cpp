@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "error.h"
+#include "planes.h"
 
 namespace cascade {
 
@@ -52,12 +53,10 @@ void FirPlan::run(halide_buffer_t *input, halide_buffer_t *output) { call(input,
 
 Image fir_2d(const Image &input, const SeparableFir &fir, DeviceChoice device) {
     if (input.width < 1 || input.height < 1 || input.channels < 1) throw Error("the input image is empty");
-    require_addressable("image", input.width, input.height, input.channels, sizeof(float));
+    Halide::Runtime::Buffer<float> in = planes_of(input);
     FirPlan plan(fir, resolve_device(device));
     Image output(input.width, input.height, input.channels);
-    Halide::Runtime::Buffer<float> in(const_cast<float *>(input.data.data()), input.width, input.height,
-                                      input.channels);
-    Halide::Runtime::Buffer<float> out(output.data.data(), output.width, output.height, output.channels);
+    Halide::Runtime::Buffer<float> out = planes_of(output);
     PipelineCall call = plan.call(in.raw_buffer(), out.raw_buffer());
     run_on_host(plan.variant(), call, {in.raw_buffer()}, {out.raw_buffer()});
     return output;

@@ -140,11 +140,7 @@ void GaussianPlan::run(halide_buffer_t *input, halide_buffer_t *output) {
 }
 
 void GaussianPlan::run(const Image &input, Image &output) {
-    require_addressable("image", input.width, input.height, input.channels, sizeof(float));
-    Halide::Runtime::Buffer<float> in(const_cast<float *>(input.data.data()), input.width, input.height,
-                                      input.channels);
-    Halide::Runtime::Buffer<float> out(output.data.data(), output.width, output.height, output.channels);
-    run_host(in.raw_buffer(), out.raw_buffer());
+    run_host(planes_of(input).raw_buffer(), planes_of(output).raw_buffer());
 }
 
 void GaussianPlan::run_host(halide_buffer_t *input, halide_buffer_t *output) {

@@ -78,6 +78,21 @@ void add_scalars(std::map<std::string, float> &scalars, const std::vector<Recurs
         for (double a : s.feedback) scalars["feedback_" + axis + "_" + std::to_string(k++)] = float(a);
 }
 
+// What the passes of one dimension, causal and anticausal, make of a constant 1.
+double dc_response(const std::vector<RecursiveFilter> &sections) {
+    double dc = 1.0;
+    for (const RecursiveFilter &s : sections) dc *= s.gain / unit_dc_gain(s.feedback);
+    return dc * dc;
+}
+
+// The exact variants filter the image about its level (generators/boundary.h) under the
+// extensions of a constant that are that constant; `zero` is not one.
+float level_gain(const std::vector<RecursiveFilter> &vertical, const std::vector<RecursiveFilter> &horizontal,
+                 Boundary boundary) {
+    if (boundary == Boundary::none || boundary == Boundary::zero) return 0.0f;
+    return float(dc_response(vertical) * dc_response(horizontal));
+}
+
 // The order the variant must hold: r for the direct form, the section count otherwise.
 int needed_order(const RecursiveFilter &f, bool direct) {
     return direct ? f.order() : int(to_sections(f).size());
@@ -197,6 +212,7 @@ IirPlan::IirPlan(const Filter2D &filter, int width, int height, Form form, Algor
     add_scalars(scalars_, vertical, "y");
     add_scalars(scalars_, horizontal, "x");
     if (exact) {
+        scalars_["level_gain"] = level_gain(vertical, horizontal, boundary);
         edges_ = std::make_unique<Edges>();
         const int tile = algorithm == Algorithm::rt ? 0 : CASCADE_IIR_TILE;
         edges_->y = std::make_unique<EdgeTables>(vertical, height, boundary, tile);
@@ -242,11 +258,7 @@ PipelineCall IirPlan::call(halide_buffer_t *input, halide_buffer_t *output) cons
 void IirPlan::run(halide_buffer_t *input, halide_buffer_t *output) { call(input, output).run(*variant_); }
 
 void IirPlan::run(const Image &input, Image &output) {
-    require_addressable("image", input.width, input.height, input.channels, sizeof(float));
-    Halide::Runtime::Buffer<float> in(const_cast<float *>(input.data.data()), input.width, input.height,
-                                      input.channels);
-    Halide::Runtime::Buffer<float> out(output.data.data(), output.width, output.height, output.channels);
-    run_host(in.raw_buffer(), out.raw_buffer());
+    run_host(planes_of(input).raw_buffer(), planes_of(output).raw_buffer());
 }
 
 void IirPlan::run_host(halide_buffer_t *input, halide_buffer_t *output) {

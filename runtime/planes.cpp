@@ -1,6 +1,7 @@
 #include "planes.h"
 
 #include "error.h"
+#include "pipeline_call.h"
 
 namespace cascade {
 
@@ -25,6 +26,12 @@ SampleType sample_type_of(const halide_buffer_t *buffer) {
     for (SampleType t : {SampleType::f32, SampleType::u8, SampleType::u16})
         if (buffer->type == halide_type(t)) return t;
     throw Error("the filters read float32, uint8 or uint16 samples");
+}
+
+Halide::Runtime::Buffer<float> planes_of(const Image &image) {
+    require_addressable("image", image.width, image.height, image.channels, sizeof(float));
+    return Halide::Runtime::Buffer<float>(const_cast<float *>(image.data.data()), image.width, image.height,
+                                          image.channels);
 }
 
 Halide::Runtime::Buffer<> stack_planes(const std::vector<const RawImage *> &images) {

@@ -24,6 +24,10 @@ Halide::Runtime::Buffer<T> view(halide_type_t type, void *data, int width, int h
     return Halide::Runtime::Buffer<T>(type, data, 3, shape);
 }
 
+// `image`'s planes as a W×H×C buffer over its own data, no copy (it must outlive the buffer).
+// Throws cascade::Error when the image is beyond what a pipeline can address.
+Halide::Runtime::Buffer<float> planes_of(const Image &image);
+
 // `images`, which share width, height and sample type, as the planes of one W×H×ΣC buffer in
 // their order, samples unconverted. Throws cascade::Error when they differ.
 Halide::Runtime::Buffer<> stack_planes(const std::vector<const RawImage *> &images);
