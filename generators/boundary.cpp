@@ -15,6 +15,17 @@ Expr sample(Func f, Dim dim, Expr position, Expr across, Expr c, Expr extent) {
 
 }  // namespace
 
+Func image_level(Func samples, Expr width, Expr height, Expr level_gain) {
+    constexpr int grid = 8;
+    Var c("c");
+    RDom r(0, grid, 0, grid, "level_grid");
+    Expr mean =
+        sum(samples(r.x * (width - 1) / (grid - 1), r.y * (height - 1) / (grid - 1), c)) / float(grid * grid);
+    Func level("level");
+    level(c) = select(level_gain != 0.0f, mean, 0.0f);
+    return level;
+}
+
 std::vector<std::string> boundary_input_names() {
     std::vector<std::string> names;
     for (const char *axis : {"y", "x"})
@@ -43,9 +54,9 @@ Func exact_feedbacks(const std::string &name, const std::vector<Func> &causal,
 }
 
 CorrectedLines add_boundary_correction(Func out, Func in, Func feedbacks, const BoundaryInputs &tables, int K,
-                                       Dim dim, Expr extent) {
+                                       Dim dim, Expr extent, Func offset) {
     Var x("x"), y("y"), c("c");
-    out(x, y, c) = in(x, y, c);
+    out(x, y, c) = offset.defined() ? in(x, y, c) + offset(c) : in(x, y, c);
     const Var across = dim == Dim::y ? x : y;
     auto at = [&](Expr position) {
         return dim == Dim::y ? std::vector<Expr>{x, position, c} : std::vector<Expr>{position, y, c};

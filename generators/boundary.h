@@ -19,6 +19,19 @@ struct BoundaryInputs {
     Halide::Expr start_rows, end_rows;
 };
 
+// The run-time scalar an exact variant takes beside its tables: G, what the 2D filter makes of a
+// constant image of 1 under extensions that keep a constant line constant (clamp, periodic,
+// reflect, mirror), or 0 under `zero`.
+constexpr const char *kLevelGainInput = "level_gain";
+
+// level(c): the level m an exact variant filters channel c about, the mean of an 8×8 grid of its
+// samples (0 when `level_gain` is 0). Under those extensions the filter of x − m is the filter of
+// x minus m·G, so the variants filter x − m and add m·G back. Float32 recursions with poles near 1
+// stall short of a steady state by ~ulp/(1 + Σa) of it (6e−4 at σ = 200); about the level a
+// constant image stays constant, and any image's rounding scales with its distance from its mean.
+Halide::Func image_level(Halide::Func samples, Halide::Expr width, Halide::Expr height,
+                         Halide::Expr level_gain);
+
 // The names of an exact variant's six table inputs, in the order the runtime passes them:
 // boundary_{y,x}_{matrix,start,end} (runtime/iir.cpp binds them by these names).
 std::vector<std::string> boundary_input_names();
@@ -30,14 +43,15 @@ Halide::Func exact_feedbacks(const std::string &name, const std::vector<Halide::
                              const std::vector<Halide::Func> &anticausal, Halide::Func input, Dim dim,
                              Halide::Expr extent, int q, const BoundaryInputs &tables);
 
-// `out` (x, y, c): `in` with what the feedbacks add near both ends of each line along `dim`: a
-// copy, then two updates over the first m_s and the last m_e samples of every line (the start
-// and end tables' rows), which the schedule maps across the lines.
+// `out` (x, y, c): `in` (plus `offset`(c) where defined) with what the feedbacks add near both
+// ends of each line along `dim`: a copy, then two updates over the first m_s and the last m_e samples of
+// every line (the start and end tables' rows), which the schedule maps across the lines.
 struct CorrectedLines {
     Halide::Func func;
     Dim dim;
 };
 CorrectedLines add_boundary_correction(Halide::Func out, Halide::Func in, Halide::Func feedbacks,
-                                       const BoundaryInputs &tables, int K, Dim dim, Halide::Expr extent);
+                                       const BoundaryInputs &tables, int K, Dim dim, Halide::Expr extent,
+                                       Halide::Func offset = Halide::Func());
 
 }  // namespace cascade

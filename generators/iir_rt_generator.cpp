@@ -14,6 +14,7 @@
 // dimension, cheap beside RT's serial scans.
 #include "generators/boundary.h"
 #include "generators/recursive_filter.h"
+#include "schedules/boundary_schedule.h"
 #include "schedules/rt_schedule.h"
 
 namespace {
@@ -35,9 +36,11 @@ public:
     Input<float[]> feedback_x{"feedback_x"};
     Output<Buffer<float>> output{"output", 3};
 
-    // With `exact`: boundary_{y,x}_{matrix,start,end}, the tables of runtime/boundary.h.
+    // With `exact`: level_gain and boundary_{y,x}_{matrix,start,end}, the tables of
+    // runtime/boundary.h.
     void configure() {
         if (!exact) return;
+        level_gain = add_input<float>(cascade::kLevelGainInput);
         for (const std::string &name : cascade::boundary_input_names())
             boundary_inputs.push_back(add_input<Buffer<float>>(name, 2));
     }
@@ -49,6 +52,17 @@ public:
 
         std::vector<Pass> passes;
         Func current = input;
+        // With `exact` the passes filter the image about its level (generators/boundary.h), and
+        // the last correction adds the level's response back.
+        Func level, restored("restored");
+        if (exact) {
+            Var x, y, c;
+            level = cascade::image_level(input, width, height, *level_gain);
+            Func centered("centered");
+            centered(x, y, c) = input(x, y, c) - level(c);
+            current = centered;
+            restored(c) = level(c) * *level_gain;
+        }
         auto add = [&](bool is_causal, const Coefficients &k, Dim dim, Expr extent, bool last) {
             std::string name =
                 std::string(dim == Dim::y ? (is_causal ? "down" : "up") : (is_causal ? "right" : "left")) +
@@ -78,8 +92,9 @@ public:
             Func f = cascade::exact_feedbacks(dim == Dim::y ? "feedbacks_y" : "feedbacks_x", causal,
                                               anticausal, line_input, dim, extent, q, tables);
             feedbacks.push_back(f);
-            corrections.push_back(cascade::add_boundary_correction(
-                last ? Func(output) : Func("exact_columns"), current, f, tables, K, dim, extent));
+            corrections.push_back(
+                cascade::add_boundary_correction(last ? Func(output) : Func("exact_columns"), current, f,
+                                                 tables, K, dim, extent, last ? restored : Func()));
             current = corrections.back().func;
         };
         add_dimension(vertical, Dim::y, height, false);
@@ -87,12 +102,15 @@ public:
 
         if (get_target().has_gpu_feature()) {
             cascade::schedule_rt_cuda(passes, feedbacks, corrections, output);
+            if (exact) cascade::schedule_level_cuda(level);
         } else {
             cascade::schedule_rt_cpu(passes, feedbacks, corrections, output);
+            if (exact) cascade::schedule_level_cpu(level);
         }
     }
 
 private:
+    Input<float> *level_gain = nullptr;
     std::vector<Input<Buffer<float>> *> boundary_inputs;
 
     // The tables of one dimension of state size K, from boundary_inputs[first…first + 2]; tables

@@ -3,6 +3,7 @@
 #include <functional>
 #include <stdexcept>
 
+#include "generators/boundary.h"
 #include "generators/samples.h"
 
 namespace cascade {
@@ -314,9 +315,19 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
     const int edge_columns = exact ? 2 : 0;
     const Expr last_column = min(valid_x, b) - 1;
 
+    // With exact boundaries the tiles filter the image about its level (generators/boundary.h),
+    // and the output adds the level's response back.
+    Func working("working");
+    working(x, y, c) = to_working(input(x, y, c));
+    Expr level = 0.0f, restored = 0.0f;
+    if (exact) {
+        f.level = image_level(working, width, height, exact_edges->level_gain);
+        level = f.level(c);
+        restored = f.level(c) * exact_edges->level_gain;
+    }
     f.samples = Func("samples");
     f.samples(x, y, c) =
-        select(x < width && y < height, to_working(input(min(x, width - 1), min(y, height - 1), c)), 0.0f);
+        select(x < width && y < height, working(min(x, width - 1), min(y, height - 1), c) - level, 0.0f);
 
     // A tile from its samples, filtered down the columns, then (with `rows`) along the rows.
     // Past b it holds carries or seeds, each written before it is read; its pure definition there
@@ -462,7 +473,7 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
         return t;
     };
     f.final_tile = final_tile("final_tile", false);
-    output(x, y, c) = from_working(f.final_tile.func(x % b, y % b, x / b, y / b, c), output_type);
+    output(x, y, c) = from_working(f.final_tile.func(x % b, y % b, x / b, y / b, c) + restored, output_type);
     if (exact) {
         // The exact boundaries' feedbacks enter the last tile row and column where the image ends,
         // which takes a select per scan step (with a seed load): on the H100 the whole output pass
@@ -473,8 +484,8 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
                          RDom((nx - 1) * b, width - (nx - 1) * b, 0, height, "last_tile_column")};
         for (int k = 0; k < 2; k++) {
             const RDom &r = f.last_strips[k];
-            output(r.x, r.y, c) =
-                from_working(f.last_tiles[k].func(r.x % b, r.y % b, r.x / b, r.y / b, c), output_type);
+            output(r.x, r.y, c) = from_working(
+                f.last_tiles[k].func(r.x % b, r.y % b, r.x / b, r.y / b, c) + restored, output_type);
         }
     }
     return f;

@@ -88,11 +88,13 @@ struct TiledEdges {
 };
 struct ExactEdges {
     TiledEdges vertical, horizontal;
+    Halide::Expr level_gain;  // the image is filtered about its level (generators/boundary.h)
 };
 
 struct IirTiledFuncs {
     int b = 0, algorithm = 0;
     Halide::Func samples;                        // the input, zero outside the image
+    Halide::Func level;                          // exact boundaries: the level filtered about (c)
     std::vector<EdgePass> edge_passes;           // algorithms 5, 6: one; algorithm 4: two
     CarryScan column_prologue, column_epilogue;  // P, E of the columns: (x, s, ty, c)
     CarryScan row_prologue, row_epilogue;        // P, E of the rows: (y, s, tx, c)

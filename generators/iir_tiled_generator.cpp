@@ -28,9 +28,11 @@ public:
     Input<Buffer<float>> horizontal{"horizontal", 2};  // along the rows
     Output<Buffer<>> output{"output", 3};              // output.type: likewise
 
-    // With `exact`: boundary_{y,x}_{matrix,start,end}, the tables of iir_tiled.h (TiledEdges).
+    // With `exact`: level_gain and boundary_{y,x}_{matrix,start,end}, the tables of iir_tiled.h
+    // (TiledEdges).
     void configure() {
         if (!exact) return;
+        level_gain = add_input<float>(cascade::kLevelGainInput);
         for (const std::string &name : cascade::boundary_input_names())
             boundary_inputs.push_back(add_input<Buffer<float>>(name, 2));
     }
@@ -39,7 +41,7 @@ public:
         const cascade::SectionCascade down = cascade_of(gain_y, feedback_y),
                                       across = cascade_of(gain_x, feedback_x);
         cascade::ExactEdges edges;
-        if (exact) edges = {edges_of(0, down.state()), edges_of(3, across.state())};
+        if (exact) edges = {edges_of(0, down.state()), edges_of(3, across.state()), *level_gain};
         cascade::IirTiledFuncs f = cascade::define_iir_tiled(
             input, input.dim(0).extent(), input.dim(1).extent(), output, down, across, vertical, horizontal,
             tile, algorithm, exact ? &edges : nullptr, output.type());
@@ -61,6 +63,7 @@ public:
     }
 
 private:
+    Input<float> *level_gain = nullptr;
     std::vector<Input<Buffer<float>> *> boundary_inputs;
 
     // One dimension's tables, from boundary_inputs[first…first + 2], for state size K; tables for

@@ -19,4 +19,11 @@ void schedule_feedbacks_cuda(Func feedbacks) {
         .gpu_threads(thread);
 }
 
+void schedule_level_cpu(Func level) { level.compute_root(); }
+
+void schedule_level_cuda(Func level) {
+    // One thread: a launch of a few µs; inlined, every tile would repeat the 64-sample sum.
+    level.compute_root().gpu_single_thread();
+}
+
 }  // namespace cascade

@@ -9,4 +9,8 @@ namespace cascade {
 void schedule_feedbacks_cpu(Halide::Func feedbacks);
 void schedule_feedbacks_cuda(Halide::Func feedbacks);
 
+// `level` (c), a few dozen samples' mean per channel: once, before everything that reads it.
+void schedule_level_cpu(Halide::Func level);
+void schedule_level_cuda(Halide::Func level);
+
 }  // namespace cascade

@@ -82,6 +82,7 @@ void schedule_iir_tiled_cpu(IirTiledFuncs &f) {
     }
     for (Func feedbacks : {f.column_feedbacks, f.row_feedbacks})
         if (feedbacks.defined()) schedule_feedbacks_cpu(feedbacks);
+    if (f.level.defined()) schedule_level_cpu(f.level);
     for (Func carry : f.exact_carries) {
         const std::vector<Var> a = carry.args();  // i, s, t, c
         carry.compute_root().vectorize(a[0], lanes, TailStrategy::GuardWithIf).parallel(a[2]);
@@ -170,6 +171,7 @@ void schedule_iir_tiled_cuda(IirTiledFuncs &f, int rows) {
     }
     for (Func feedbacks : {f.column_feedbacks, f.row_feedbacks})
         if (feedbacks.defined()) schedule_feedbacks_cuda(feedbacks);
+    if (f.level.defined()) schedule_level_cuda(f.level);
     // The exact carries are stored. Tried for the rows' (n ≥ 2): completed where the output pass
     // reads them, H100, 8192², clamp: order 3 0.953 → 0.964 ms (the output kernel 315 → 359 µs
     // against the copies' 37 µs), order 1 0.535 → 0.561.
