@@ -21,6 +21,7 @@
 #include "gaussian.h"
 #include "gaussian_blur.h"
 #include "iir.h"
+#include "line_filter.h"
 #include "pipeline_call.h"
 #include "planes.h"
 #include "reference.h"
@@ -120,6 +121,30 @@ std::shared_ptr<Halide::Runtime::Buffer<>> retyped(halide_buffer_t *buffer, Samp
     return view;
 }
 
+// A 1D signal's cases, "line1-…" and "line3-…" (runtime/line_filter.h) on a 1×N or N×1 workspace:
+// its samples seen as one signal of N.
+std::function<void()> line_call(const std::string &algorithm, const RecursiveFilter &filter,
+                                std::shared_ptr<Halide::Runtime::Buffer<>> input,
+                                std::shared_ptr<Halide::Runtime::Buffer<>> output, Device device) {
+    const int width = input->width(), height = input->height();
+    if ((width == 1) == (height == 1)) throw Skip{"unavailable: line variants take 1xN or Nx1 sizes"};
+    if (input->type() != halide_type_of<float>() || output->type() != halide_type_of<float>())
+        throw Skip{"unavailable: line variants take float32 samples"};
+    const int length = std::max(width, height);
+    auto as_line = [length](Halide::Runtime::Buffer<> &b) {
+        halide_dimension_t shape[2] = {{0, length, 1, 0}, {0, 1, length, 0}};
+        auto view =
+            std::make_shared<Halide::Runtime::Buffer<float>>(static_cast<float *>(b.data()), 2, shape);
+        const halide_buffer_t *raw = b.raw_buffer();
+        if (raw->device && view->device_wrap_native(raw->device_interface, raw->device) != 0)
+            throw Error("wrapping the device buffer as a signal failed");
+        return view;
+    };
+    auto in = as_line(*input), out = as_line(*output);
+    auto plan = std::make_shared<LinePlan>(filter, length, algorithm == "line1" ? 1 : 3, device);
+    return [=] { plan->run(in->raw_buffer(), out->raw_buffer()); };
+}
+
 std::function<void()> iir_call(const std::string &bounded, halide_buffer_t *input_f32,
                                halide_buffer_t *output_f32, Device device) {
     const auto [variant, boundary, samples] = split_variant(bounded);
@@ -134,7 +159,11 @@ std::function<void()> iir_call(const std::string &bounded, halide_buffer_t *inpu
     } else if (kind == "order3") {
         filter = van_vliet_gaussian(kBenchGaussianSigma);
     } else {
-        throw Skip{"unknown variant (iir has <rt|4|5|6>-<order1|order3>)"};
+        throw Skip{"unknown variant (iir has <rt|4|5|6|line1|line3>-<order1|order3>)"};
+    }
+    if (algorithm == "line1" || algorithm == "line3") {
+        if (boundary != Boundary::none) throw Skip{"unavailable: line variants take boundary none"};
+        return line_call(algorithm, filter, input, output, device);
     }
     Algorithm a;
     try {
@@ -456,8 +485,8 @@ const std::vector<std::string> &bench_ops() {
 std::vector<std::string> bench_variants(const std::string &op) {
     if (op == "sat") return {"naive", "overlapped", "2r1w", "1r1w", "1r1w-split"};
     if (op == "iir")
-        return {"rt-order1", "rt-order3", "4-order1", "4-order3",
-                "5-order1",  "5-order3",  "6-order1", "6-order3"};
+        return {"rt-order1", "rt-order3", "4-order1",     "4-order3",     "5-order1",     "5-order3",
+                "6-order1",  "6-order3",  "line1-order1", "line3-order1", "line1-order3", "line3-order3"};
     if (op == "gaussian") return {"vanvliet", "deriche2", "deriche4", "twoway"};
     return {""};
 }

@@ -107,4 +107,28 @@ std::vector<double> parse_coefficients(const std::string &text) {
     return values;
 }
 
+std::vector<RecursiveFilter> variant_sections(const RecursiveFilter &f, bool direct, int variant_order) {
+    std::vector<RecursiveFilter> sections;
+    if (direct) {
+        sections.push_back(f);
+        sections[0].feedback.resize(variant_order, 0.0);
+    } else {
+        sections = to_sections(f);
+        for (RecursiveFilter &s : sections) s.feedback.resize(2, 0.0);
+        sections.resize(variant_order, RecursiveFilter{1.0, {0.0, 0.0}});
+    }
+    // Rounding moves 1 + Σ a_k, the DC gain's denominator, by ~1e−7·|a|: with poles near 1 (a
+    // Gaussian of σ = 200 has 1 + Σ a_k ≈ 1e−4 per section) that is a DC error of 1e−3. The
+    // gain is rescaled so that the rounded filter keeps the DC gain of the exact one.
+    double dc_ratio = 1.0;
+    for (RecursiveFilter &s : sections) {
+        const double exact = unit_dc_gain(s.feedback);
+        for (double &a : s.feedback) a = float(a);
+        if (exact != 0.0) dc_ratio *= unit_dc_gain(s.feedback) / exact;
+    }
+    sections[0].gain *= dc_ratio;
+    for (RecursiveFilter &s : sections) s.gain = float(s.gain);
+    return sections;
+}
+
 }  // namespace cascade

@@ -39,6 +39,13 @@ RecursiveFilter unit_gain_filter(const std::vector<std::complex<double>> &poles)
 std::vector<RecursiveFilter> to_sections(const RecursiveFilter &filter);
 constexpr double kMinPairedPoleGap = 0.3;
 
+// The filter as a pipeline variant runs it: one direct-form section padded with zero feedback to
+// `variant_order`, or sections of order 2 (a first-order one with a_2 = 0) padded with identity
+// sections to `variant_order` of them, the gain on the first. Coefficients are rounded to float,
+// as the pipeline sees them, so that tables derived from them match its scans, and the gain is
+// rescaled so that the rounded filter keeps the exact one's DC gain.
+std::vector<RecursiveFilter> variant_sections(const RecursiveFilter &filter, bool direct, int variant_order);
+
 // Throws cascade::Error unless the filter has order ≥ 1, finite coefficients and every pole
 // strictly inside the unit circle.
 void require_stable(const RecursiveFilter &filter);

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "error.h"
+#include "line_filter.h"
 #include "names.h"
 #include "pipeline_call.h"
 #include "planes.h"
@@ -41,34 +42,6 @@ Algorithm parse_algorithm(const std::string &text) { return parse_named(text, kA
 const char *algorithm_name(Algorithm algorithm) { return name_of(algorithm, kAlgorithms); }
 
 namespace {
-
-// The filter as the variant runs it: one direct-form section (of the variant's order), or
-// sections of order 2 (a first-order one with a_2 = 0) padded with identity sections to the
-// variant's count. Coefficients are rounded to float, as the pipeline sees them, so the tables
-// derived from them match its scans.
-std::vector<RecursiveFilter> variant_sections(const RecursiveFilter &f, bool direct, int variant_order) {
-    std::vector<RecursiveFilter> sections;
-    if (direct) {
-        sections.push_back(f);
-        sections[0].feedback.resize(variant_order, 0.0);
-    } else {
-        sections = to_sections(f);
-        for (RecursiveFilter &s : sections) s.feedback.resize(2, 0.0);
-        sections.resize(variant_order, RecursiveFilter{1.0, {0.0, 0.0}});
-    }
-    // Rounding moves 1 + Σ a_k, the DC gain's denominator, by ~1e−7·|a|: with poles near 1 (a
-    // Gaussian of σ = 200 has 1 + Σ a_k ≈ 1e−4 per section) that is a DC error of 1e−3. The
-    // gain is rescaled so that the rounded filter keeps the DC gain of the exact one.
-    double dc_ratio = 1.0;
-    for (RecursiveFilter &s : sections) {
-        const double exact = unit_dc_gain(s.feedback);
-        for (double &a : s.feedback) a = float(a);
-        if (exact != 0.0) dc_ratio *= unit_dc_gain(s.feedback) / exact;
-    }
-    sections[0].gain *= dc_ratio;
-    for (RecursiveFilter &s : sections) s.gain = float(s.gain);
-    return sections;
-}
 
 void add_scalars(std::map<std::string, float> &scalars, const std::vector<RecursiveFilter> &sections,
                  const std::string &axis) {
@@ -275,10 +248,36 @@ Image iir_2d(const Image &input, const Filter2D &filter, const IirOptions &optio
     return output;
 }
 
+namespace {
+
+// A one-row or one-column image, boundary none, the automatic algorithm: one long signal per
+// channel, filtered block-parallel along it (runtime/line_filter.h, algorithm 3) instead of by
+// tiles one sample thick.
+bool runs_as_line(int width, int height, const IirOptions &options) {
+    return options.boundary == Boundary::none && options.algorithm == Algorithm::automatic &&
+           (width == 1) != (height == 1);
+}
+
+void iir_line_2d(const Image &input, Image &output, const Filter2D &filter, const IirOptions &options) {
+    const bool row = input.height == 1;
+    const RecursiveFilter &along = row ? filter.horizontal : filter.vertical;
+    const RecursiveFilter &across = row ? filter.vertical : filter.horizontal;
+    require_stable(across);
+    iir_line(input.data.data(), output.data.data(), row ? input.width : input.height, input.channels, along,
+             3, options.device);
+    // Across, every line is one sample and the feedbacks zero: the passes scale it by b0 twice.
+    const float scale = float(across.gain * across.gain);
+    if (scale != 1.0f)
+        for (float &v : output.data) v *= scale;
+}
+
+}  // namespace
+
 void iir_2d(const Image &input, Image &output, const Filter2D &filter, const IirOptions &options) {
     if (input.width < 1 || input.height < 1 || input.channels < 1) throw Error("the input image is empty");
     if (output.width != input.width || output.height != input.height || output.channels != input.channels)
         throw Error("the output image's shape differs from the input's");
+    if (runs_as_line(input.width, input.height, options)) return iir_line_2d(input, output, filter, options);
     IirPlan plan(filter, input.width, input.height, options.form, options.algorithm,
                  resolve_device(options.device), options.boundary);
     plan.run(input, output);
@@ -288,6 +287,8 @@ bool iir_2d(halide_buffer_t *input, halide_buffer_t *output, const Filter2D &fil
             const IirOptions &options) {
     const SampleType samples = sample_type_of(input);
     const Device device = resolve_device(options.device);
+    if (runs_as_line(input->dim[0].extent, input->dim[1].extent, options))
+        return false;  // converted on the host
     if (!converts_samples(filter, options, samples, device)) return false;
     IirPlan plan(filter, input->dim[0].extent, input->dim[1].extent, options.form, options.algorithm, device,
                  options.boundary, samples);

@@ -80,13 +80,16 @@ bool converts_samples(const Filter2D &filter, const IirOptions &options, SampleT
 
 // Applies `filter` to every channel of `input`: causal then anticausal down the columns, then
 // along the rows. Checks the filter's stability first; throws cascade::Error on any failure.
+// A one-row or one-column image with boundary none and the automatic algorithm runs as a long
+// 1D signal (runtime/line_filter.h: Nehab et al.'s algorithm 3, block-parallel along it).
 Image iir_2d(const Image &input, const Filter2D &filter, const IirOptions &options = {});
 // The same, into an `output` of the input's shape (reused, or poisoned by tests beforehand).
 void iir_2d(const Image &input, Image &output, const Filter2D &filter, const IirOptions &options = {});
 
 // The same on host W×H×C planar buffers of one sample type (runtime/planes.h): uint8 and uint16
 // are converted inside the pipeline. Returns false, having run nothing, when this build does not
-// convert that type for this filter and these options (converts_samples).
+// convert that type for this filter and these options (converts_samples), or when the image is a
+// 1D signal (above).
 bool iir_2d(halide_buffer_t *input, halide_buffer_t *output, const Filter2D &filter,
             const IirOptions &options = {});
 

@@ -96,6 +96,32 @@ std::string case_name(const ::testing::TestParamInfo<Case> &info) {
 
 INSTANTIATE_TEST_SUITE_P(Variants, IirTest, ::testing::ValuesIn(all_cases()), case_name);
 
+class SignalTest : public testing::DeviceTest<DeviceChoice> {};
+
+// One row or one column with the automatic algorithm runs as a 1D signal (runtime/line_filter.h);
+// the other axis's filter, on lines of one sample, only scales them.
+TEST_P(SignalTest, OneRowAndOneColumnImagesMatchTheReference) {
+    auto rng = rng_for_test();
+    for (Size size : {Size{100003, 1}, Size{1, 65537}, Size{2, 1}, Size{1, 3}}) {
+        for (int order : {1, 3}) {
+            const Filter2D filter{random_stable_filter(rng, order, 0.95, order == 3),
+                                  random_stable_filter(rng, order, 0.95, order == 3)};
+            const Image input = random_image(rng, size.width, size.height, 2);
+            Image output(size.width, size.height, 2);
+            std::fill(output.data.begin(), output.data.end(), std::numeric_limits<float>::quiet_NaN());
+            iir_2d(input, output, filter, {Boundary::none, GetParam()});
+            for (int c = 0; c < 2; c++)
+                EXPECT_TRUE(testing::within_relative_l2(
+                    reference::plane(output, c), reference::filter_2d(filter, reference::plane(input, c)),
+                    1e-5))
+                    << size.width << "x" << size.height << " order " << order << " channel " << c;
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Devices, SignalTest, ::testing::Values(DeviceChoice::cpu, DeviceChoice::cuda),
+                         [](const auto &info) { return info.param == DeviceChoice::cuda ? "cuda" : "cpu"; });
+
 TEST(IirRt, SectionsReachOrdersBeyondTheDirectVariants) {
     auto rng = rng_for_test();
     for (int order : {6, 8, 10}) {

@@ -2,6 +2,7 @@
 // of the rate the machine copies an image at (docs/bench.md).
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
@@ -28,10 +29,12 @@ struct BenchArgs {
 // "N" for N×N, or "WxH".
 std::pair<int, int> parse_size(const std::string &text) {
     auto number = [&](const std::string &digits) {
-        if (digits.empty() || digits.size() > 6 ||
-            digits.find_first_not_of("0123456789") != std::string::npos || std::stoi(digits) < 1)
+        // Up to 2^31 − 1 a side: a 1D signal's sizes, 1x268435456, are long.
+        if (digits.empty() || digits.size() > 10 ||
+            digits.find_first_not_of("0123456789") != std::string::npos || std::stoll(digits) < 1 ||
+            std::stoll(digits) > INT32_MAX)
             throw Error("bad size '" + text + "' (expected N or WxH, e.g. 4096 or 5000x3001)");
-        return std::stoi(digits);
+        return int(std::stoll(digits));
     };
     const size_t x = text.find('x');
     if (x == std::string::npos) return {number(text), number(text)};
@@ -79,7 +82,11 @@ std::vector<BenchCase> make_cases(const BenchArgs &args, Device device) {
                 for (const std::string &v : args.variants)
                     if (is_variant_of(op, v)) variants.push_back(v);
             }
-            for (const std::string &v : variants) cases.push_back({op, v, width, height, device});
+            // By default the 1D signal's variants run on 1xN and Nx1 sizes only.
+            const bool signal = (width == 1) != (height == 1);
+            for (const std::string &v : variants)
+                if (!args.variants.empty() || signal || v.rfind("line", 0) != 0)
+                    cases.push_back({op, v, width, height, device});
         }
     }
     return cases;
@@ -203,7 +210,8 @@ Command add_bench_command(CLI::App &app) {
         "SAT variants; 8 B/px), cub-sat (a two-pass CUB SAT, CUDA only; 8 B/px), iir (ALG-order1: a1 =\n"
         "-0.5; ALG-order3: the van Vliet Gaussian, sigma " +
         std::string(sigma) +
-        ", as sections; ALG = rt, 4, 5, 6; 12 B/px),\n"
+        ", as sections; ALG = rt, 4, 5, 6, and on 1xN or Nx1 sizes line1 (causal) or line3: the 1D\n"
+        "algorithms 1 and 3; 12 B/px),\n"
         "gaussian (the recursive Gaussians, sigma " +
         std::string(sigma) +
         ", by method: vanvliet, deriche2 and deriche4\n"

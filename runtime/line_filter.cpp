@@ -1,0 +1,131 @@
+#include "line_filter.h"
+
+#include <HalideBuffer.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+
+#include "error.h"
+#include "generators/line_layout.h"
+#include "pipeline_call.h"
+#include "tile_matrices.h"
+
+// The build parameters of the iir_line variants (generators/CMakeLists.txt); the pipelines check
+// the table's shape, so a mismatch fails loudly.
+#ifndef CASCADE_LINE_BLOCK
+#error "CASCADE_LINE_BLOCK, CASCADE_LINE_CHUNK and CASCADE_LINE_LEVELS come from runtime/CMakeLists.txt"
+#endif
+
+namespace cascade {
+
+using Eigen::MatrixXd;
+
+std::vector<float> line_table(const std::vector<RecursiveFilter> &sections, int b, int chunk, int levels,
+                              int64_t length) {
+    if (length < 1) throw Error("an empty signal has no blocks");
+    const TileMatrices full = tile_matrices(sections, b, b);
+    const TileMatrices last = tile_matrices(sections, b, int(length - (length - 1) / b * b));
+    const LineLayout layout{int(full.Mf.rows()), chunk, levels};
+    const int K = layout.K;
+    std::vector<float> table(size_t(layout.rows()) * K, 0.0f);
+    // Row `row` + s holds row s of M. Entries below float's smallest normal number are flushed to
+    // zero: they change nothing, and denormal operands cost the CPU a microcode assist per product
+    // (high powers of a fast filter pass through that range).
+    auto put = [&](int row, const MatrixXd &M) {
+        for (int s = 0; s < K; s++)
+            for (int k = 0; k < K; k++) {
+                const double v = M(s, k);
+                table[size_t(row + s) * K + k] = std::abs(v) < FLT_MIN ? 0.0f : float(v);
+            }
+    };
+    put(layout.mc(0), full.Mc);
+    put(layout.mc(1), last.Mc);
+    // Level l steps by M^(C^l) and carries a chunk's entering state with M^(C^l·(v+1)); the next
+    // level's step is the last of these.
+    auto powers = [&](const MatrixXd &M, const std::function<int(int)> &first) {
+        MatrixXd step = M;
+        for (int l = 0; l <= levels; l++) {
+            MatrixXd power = step;
+            for (int v = 0; v < chunk; v++) {
+                put(first(l) + v * K, power);
+                if (v + 1 < chunk) power = step * power;
+            }
+            step = power;
+        }
+    };
+    powers(full.Mf, [&](int l) { return layout.f_power(l); });
+    powers(full.Mr, [&](int l) { return layout.r_power(l); });
+    return table;
+}
+
+struct LinePlan::Call {
+    std::map<std::string, float> scalars;
+    std::vector<float> table;
+    Halide::Runtime::Buffer<float> table_buffer;
+};
+
+LinePlan::LinePlan(const RecursiveFilter &filter, int64_t length, int algorithm, Device device)
+    : length_(length), call_(std::make_unique<Call>()) {
+    if (algorithm != 1 && algorithm != 3)
+        throw Error("the 1D filters run algorithm 1 (causal) or 3 (causal, then anticausal), not " +
+                    std::to_string(algorithm));
+    if (length < 1) throw Error("the signal is empty");
+    if (length > INT32_MAX) throw Error("a pipeline takes at most 2^31 − 1 samples per channel");
+    require_stable(filter);
+    // Order 1 in direct form; above, sections (the direct form of order ≥ 3 loses float32's
+    // accuracy: docs/algorithms.md).
+    const bool direct = filter.order() == 1;
+    const std::string name = "iir_line" + std::to_string(algorithm) + (direct ? "" : "_sections");
+    variant_ = &find_variant(name, direct ? 1 : int(to_sections(filter).size()), device);
+    const std::vector<RecursiveFilter> sections = variant_sections(filter, direct, variant_->order);
+    call_->scalars["gain"] = float(sections[0].gain);
+    size_t k = 0;
+    for (const RecursiveFilter &s : sections)
+        for (double a : s.feedback) call_->scalars["feedback_" + std::to_string(k++)] = float(a);
+    call_->table = line_table(sections, CASCADE_LINE_BLOCK, CASCADE_LINE_CHUNK, CASCADE_LINE_LEVELS, length);
+    const int K = int(sections.size()) * sections[0].order();
+    call_->table_buffer =
+        Halide::Runtime::Buffer<float>(call_->table.data(), K, int(call_->table.size() / size_t(K)));
+    // Copied to the device on a CUDA plan's first call, then kept there.
+    call_->table_buffer.set_host_dirty(true);
+}
+
+LinePlan::~LinePlan() = default;
+
+void LinePlan::run(halide_buffer_t *input, halide_buffer_t *output) {
+    if (input->dim[0].extent != length_ || output->dim[0].extent != length_ ||
+        output->dim[1].extent != input->dim[1].extent)
+        throw Error("the signal's length or channels differ from the plan's");
+    PipelineCall call;
+    call.buffer("input", input).buffer("output", output).buffer("table", call_->table_buffer.raw_buffer());
+    for (const auto &[name, value] : call_->scalars) call.scalar(name, value);
+    call.run(*variant_);
+}
+
+void LinePlan::run_host(halide_buffer_t *input, halide_buffer_t *output) {
+    run_on_host(variant_->device, [&] { run(input, output); }, {input}, {output});
+}
+
+void iir_line(const float *input, float *output, int64_t length, int channels, const RecursiveFilter &filter,
+              int algorithm, DeviceChoice device) {
+    if (channels < 1) throw Error("the signal has no channels");
+    LinePlan plan(filter, length, algorithm, resolve_device(device));
+    // A pipeline buffer addresses at most 2 GiB: as many channels per call as fit.
+    require_addressable("a channel", double(length), 1, 1, sizeof(float));
+    const int64_t limit = (int64_t(1) << 31) - 1;
+    const int per_call = int(std::min<int64_t>(channels, limit / (length * int64_t(sizeof(float)))));
+    for (int first = 0; first < channels; first += per_call) {
+        const int n = std::min(per_call, channels - first);
+        const size_t offset = size_t(first) * size_t(length);
+        Halide::Runtime::Buffer<float> in(const_cast<float *>(input) + offset, int(length), n);
+        Halide::Runtime::Buffer<float> out(output + offset, int(length), n);
+        plan.run_host(in.raw_buffer(), out.raw_buffer());
+    }
+}
+
+}  // namespace cascade

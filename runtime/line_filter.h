@@ -1,0 +1,56 @@
+#pragma once
+// Recursive filtering of long 1D signals (1×N or N×1, N up to 2^28 samples, several channels),
+// block-parallel along the signal: Nehab et al. 2011's algorithm 1 (the causal pass) and 3 (the
+// causal, then the anticausal pass), generators/iir_line.h. Boundary `none` (zero feedbacks).
+#include <HalideRuntime.h>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "device.h"
+#include "filter.h"
+#include "variants.h"
+
+namespace cascade {
+
+// The table of generators/line_layout.h for a signal of `length` samples in blocks of b, the
+// carry completion in chunks of `chunk` over `levels` levels: Mc of a full block and of the last
+// one (runtime/tile_matrices.h), and the powers of Mf and Mr, multiplied in double and rounded
+// once. `sections` as the variant runs them (one order for all, the gain on the first).
+std::vector<float> line_table(const std::vector<RecursiveFilter> &sections, int b, int chunk, int levels,
+                              int64_t length);
+
+// A filter bound to the variant that runs it on signals of one length, its coefficients and
+// table computed once. `algorithm`: 1 or 3. Order 1 runs in direct form, higher orders as
+// sections of order 2 (float32-accurate at any order, up to the build's section counts).
+// Throws cascade::Error for an unstable filter, a bad algorithm or length, or a missing variant.
+class LinePlan {
+public:
+    LinePlan(const RecursiveFilter &filter, int64_t length, int algorithm, Device device);
+    ~LinePlan();
+    LinePlan(const LinePlan &) = delete;
+    LinePlan &operator=(const LinePlan &) = delete;
+
+    // On (length × channels) float32 buffers where the caller keeps them (host, or the device
+    // for a CUDA plan): results stay where the pipeline leaves them.
+    void run(halide_buffer_t *input, halide_buffer_t *output);
+    // On host buffers: for a CUDA plan, copied to the device and back.
+    void run_host(halide_buffer_t *input, halide_buffer_t *output);
+
+    const Variant &variant() const { return *variant_; }
+
+private:
+    struct Call;
+    const Variant *variant_;
+    int64_t length_;
+    std::unique_ptr<Call> call_;
+};
+
+// Filters each of `channels` planar channels of `length` samples (channel c at input + c·length)
+// into `output` (the same layout, not overlapping `input`). Channels are split over several pipeline
+// calls where one buffer would exceed the 2 GiB a pipeline can address.
+void iir_line(const float *input, float *output, int64_t length, int channels, const RecursiveFilter &filter,
+              int algorithm = 3, DeviceChoice device = DeviceChoice::automatic);
+
+}  // namespace cascade
