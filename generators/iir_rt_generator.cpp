@@ -28,6 +28,8 @@ class IirRt : public Generator<IirRt> {
 public:
     GeneratorParam<int> sections{"sections", 0, 0, 16};
     GeneratorParam<bool> exact{"exact", false};
+    // With `exact`: filter about the image's level (generators/boundary.h), for poles near 1.
+    GeneratorParam<bool> level{"level", false};
 
     Input<Buffer<float>> input{"input", 3};
     Input<float> gain_y{"gain_y"};
@@ -36,11 +38,11 @@ public:
     Input<float[]> feedback_x{"feedback_x"};
     Output<Buffer<float>> output{"output", 3};
 
-    // With `exact`: level_gain and boundary_{y,x}_{matrix,start,end}, the tables of
-    // runtime/boundary.h.
+    // With `exact`: boundary_{y,x}_{matrix,start,end}, the tables of runtime/boundary.h, and with
+    // `level` level_gain.
     void configure() {
         if (!exact) return;
-        level_gain = add_input<float>(cascade::kLevelGainInput);
+        if (level) level_gain = add_input<float>(cascade::kLevelGainInput);
         for (const std::string &name : cascade::boundary_input_names())
             boundary_inputs.push_back(add_input<Buffer<float>>(name, 2));
     }
@@ -52,16 +54,16 @@ public:
 
         std::vector<Pass> passes;
         Func current = input;
-        // With `exact` the passes filter the image about its level (generators/boundary.h), and
+        // With `level` the passes filter the image about its level (generators/boundary.h), and
         // the last correction adds the level's response back.
-        Func level, restored("restored");
-        if (exact) {
+        Func image_level, restored("restored");
+        if (exact && level) {
             Var x, y, c;
-            level = cascade::image_level(input, width, height, *level_gain);
+            image_level = cascade::image_level(input, width, height, *level_gain);
             Func centered("centered");
-            centered(x, y, c) = input(x, y, c) - level(c);
+            centered(x, y, c) = input(x, y, c) - image_level(c);
             current = centered;
-            restored(c) = level(c) * *level_gain;
+            restored(c) = image_level(c) * *level_gain;
         }
         auto add = [&](bool is_causal, const Coefficients &k, Dim dim, Expr extent, bool last) {
             std::string name =
@@ -94,7 +96,7 @@ public:
             feedbacks.push_back(f);
             corrections.push_back(
                 cascade::add_boundary_correction(last ? Func(output) : Func("exact_columns"), current, f,
-                                                 tables, K, dim, extent, last ? restored : Func()));
+                                                 tables, K, dim, extent, last && level ? restored : Func()));
             current = corrections.back().func;
         };
         add_dimension(vertical, Dim::y, height, false);
@@ -102,10 +104,10 @@ public:
 
         if (get_target().has_gpu_feature()) {
             cascade::schedule_rt_cuda(passes, feedbacks, corrections, output);
-            if (exact) cascade::schedule_level_cuda(level);
+            if (exact && level) cascade::schedule_level_cuda(image_level);
         } else {
             cascade::schedule_rt_cpu(passes, feedbacks, corrections, output);
-            if (exact) cascade::schedule_level_cpu(level);
+            if (exact && level) cascade::schedule_level_cpu(image_level);
         }
     }
 

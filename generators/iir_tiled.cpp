@@ -315,12 +315,12 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
     const int edge_columns = exact ? 2 : 0;
     const Expr last_column = min(valid_x, b) - 1;
 
-    // With exact boundaries the tiles filter the image about its level (generators/boundary.h),
-    // and the output adds the level's response back.
+    // With a level (exact boundaries, poles near 1) the tiles filter the image about it
+    // (generators/boundary.h), and the output adds its response back.
     Func working("working");
     working(x, y, c) = to_working(input(x, y, c));
     Expr level = 0.0f, restored = 0.0f;
-    if (exact) {
+    if (exact && exact_edges->level_gain.defined()) {
         f.level = image_level(working, width, height, exact_edges->level_gain);
         level = f.level(c);
         restored = f.level(c) * exact_edges->level_gain;

@@ -88,7 +88,8 @@ struct TiledEdges {
 };
 struct ExactEdges {
     TiledEdges vertical, horizontal;
-    Halide::Expr level_gain;  // the image is filtered about its level (generators/boundary.h)
+    // Where defined, the image is filtered about its level (generators/boundary.h).
+    Halide::Expr level_gain;
 };
 
 struct IirTiledFuncs {

@@ -18,6 +18,8 @@ public:
     GeneratorParam<int> tile{"tile", 64};
     GeneratorParam<int> rows{"rows", 4};         // GPU: tile rows loaded per pass, threads = tile × rows
     GeneratorParam<bool> exact{"exact", false};  // exact boundaries: the tables below are inputs
+    // With `exact`: filter about the image's level (generators/boundary.h), for poles near 1.
+    GeneratorParam<bool> level{"level", false};
 
     Input<Buffer<>> input{"input", 3};  // input.type: float32, uint8 or uint16 (generators/samples.h)
     Input<float> gain_y{"gain_y"};
@@ -28,11 +30,11 @@ public:
     Input<Buffer<float>> horizontal{"horizontal", 2};  // along the rows
     Output<Buffer<>> output{"output", 3};              // output.type: likewise
 
-    // With `exact`: level_gain and boundary_{y,x}_{matrix,start,end}, the tables of iir_tiled.h
-    // (TiledEdges).
+    // With `exact`: boundary_{y,x}_{matrix,start,end}, the tables of iir_tiled.h (TiledEdges),
+    // and with `level` level_gain.
     void configure() {
         if (!exact) return;
-        level_gain = add_input<float>(cascade::kLevelGainInput);
+        if (level) level_gain = add_input<float>(cascade::kLevelGainInput);
         for (const std::string &name : cascade::boundary_input_names())
             boundary_inputs.push_back(add_input<Buffer<float>>(name, 2));
     }
@@ -41,7 +43,9 @@ public:
         const cascade::SectionCascade down = cascade_of(gain_y, feedback_y),
                                       across = cascade_of(gain_x, feedback_x);
         cascade::ExactEdges edges;
-        if (exact) edges = {edges_of(0, down.state()), edges_of(3, across.state()), *level_gain};
+        if (exact)
+            edges = {edges_of(0, down.state()), edges_of(3, across.state()),
+                     level ? Expr(*level_gain) : Expr()};
         cascade::IirTiledFuncs f = cascade::define_iir_tiled(
             input, input.dim(0).extent(), input.dim(1).extent(), output, down, across, vertical, horizontal,
             tile, algorithm, exact ? &edges : nullptr, output.type());

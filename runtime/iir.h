@@ -88,8 +88,8 @@ void iir_2d(const Image &input, Image &output, const Filter2D &filter, const Iir
 
 // The same on host W×H×C planar buffers of one sample type (runtime/planes.h): uint8 and uint16
 // are converted inside the pipeline. Returns false, having run nothing, when this build does not
-// convert that type for this filter and these options (converts_samples), or when the image is a
-// 1D signal (above).
+// convert that type for this filter and these options (converts_samples). 8/16-bit signals run on
+// the 2D variants.
 bool iir_2d(halide_buffer_t *input, halide_buffer_t *output, const Filter2D &filter,
             const IirOptions &options = {});
 
