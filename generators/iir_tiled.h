@@ -110,9 +110,10 @@ struct IirTiledFuncs {
     std::vector<Halide::Func> column_carries_read;
     TileScans final_tile;
     // Exact boundaries: the last tile row and column scanned again as the image's end requires,
-    // and the output's updates that write them ((x, y) over each strip).
-    std::vector<TileScans> last_tiles;
-    std::vector<Halide::RDom> last_strips;
+    // and the output's update that writes them: `last_strip` (xi, yi, k) over tile k of the last
+    // tile row (k < nx), then of the last tile column above it.
+    TileScans last_tile;
+    Halide::RDom last_strip;
     Halide::Func output;
     Halide::Var x, y, c, i, s, u, v, tx, ty, xi, yi;
 };

@@ -64,18 +64,16 @@ Var tile_output_cuda(Func output, Var x, Var y, Var c, int b, int rows_per_pass)
     return xo;
 }
 
-RVar tile_update_cuda(Func output, int update, const RDom &r, Var c, int b, int rows_per_pass) {
+RVar tile_update_cuda(Func output, int update, const RDom &r, Var c, int rows_per_pass) {
     const std::string n = std::to_string(update);
-    RVar xo("strip_xo" + n), yt("strip_yt" + n), xi("strip_xi" + n), yi("strip_yi" + n), yio("strip_yio" + n),
-        yii("strip_yii" + n);
+    RVar yio("strip_yio" + n), yii("strip_yii" + n);
     output.update(update)
-        .tile(r.x, r.y, xo, yt, xi, yi, b, b, TailStrategy::GuardWithIf)
-        .split(yi, yio, yii, rows_per_pass, TailStrategy::GuardWithIf)
-        .reorder(yio, xi, yii, xo, yt, c)
-        .gpu_blocks(xo, yt, c)
-        .gpu_threads(xi, yii)
+        .allow_race_conditions()
+        .split(r.y, yio, yii, rows_per_pass, TailStrategy::GuardWithIf)
+        .gpu_blocks(r.z, c)
+        .gpu_threads(r.x, yii)
         .unroll(yio);
-    return xo;
+    return r.z;
 }
 
 void compute_one_tile_at(Func tile, Func output, VarOrRVar at, int columns, int rows) {

@@ -31,9 +31,9 @@ Halide::Var tile_output_cuda(Halide::Func output, Halide::Var x, Halide::Var y, 
 // not one sized by a host loop over every tile.
 void compute_one_tile_at(Halide::Func tile, Halide::Func output, Halide::VarOrRVar at, int columns, int rows);
 
-// The same mapping for update `update` of `output`, over the strip `r` (x, y): returns the RVar at
-// which one tile is computed.
-Halide::RVar tile_update_cuda(Halide::Func output, int update, const Halide::RDom &r, Halide::Var c, int b,
+// The same mapping for update `update` of `output` over `r` (xi, yi, tile), the tiles it lists
+// disjoint: returns the RVar at which one tile is computed.
+Halide::RVar tile_update_cuda(Halide::Func output, int update, const Halide::RDom &r, Halide::Var c,
                               int rows_per_pass);
 
 }  // namespace cascade

@@ -102,14 +102,12 @@ void schedule_iir_tiled_cpu(IirTiledFuncs &f) {
         .vectorize(xi, lanes);
     f.final_tile.func.compute_at(f.output, xo);
     schedule_tile(f.final_tile);
-    for (size_t k = 0; k < f.last_tiles.size(); k++) {
-        const RDom &r = f.last_strips[k];
-        RVar sxo("strip_xo"), syo("strip_yo"), sxi("strip_xi"), syi("strip_yi");
-        f.output.update(int(k))
-            .tile(r.x, r.y, sxo, syo, sxi, syi, b, b, TailStrategy::GuardWithIf)
-            .vectorize(sxi, lanes);
-        f.last_tiles[k].func.compute_at(f.output, sxo);
-        schedule_tile(f.last_tiles[k]);
+    if (f.last_tile.func.defined()) {
+        // Tiles of the L are disjoint (the corner is in the row only).
+        const RDom &r = f.last_strip;
+        f.output.update(0).allow_race_conditions();
+        f.last_tile.func.compute_at(f.output, r.z);
+        schedule_tile(f.last_tile);
     }
 }
 
@@ -235,11 +233,10 @@ void schedule_iir_tiled_cuda(IirTiledFuncs &f, int rows) {
     compute_one_tile_at(f.final_tile.func, f.output, tile_output_cuda(f.output, f.x, f.y, f.c, b, rows),
                         f.final_tile.columns, staged_rows(f.final_tile.rows, rows));
     schedule_tile(f.final_tile);
-    for (size_t k = 0; k < f.last_tiles.size(); k++) {
-        const TileScans &t = f.last_tiles[k];
-        compute_one_tile_at(t.func, f.output,
-                            tile_update_cuda(f.output, int(k), f.last_strips[k], f.c, b, rows), t.columns,
-                            staged_rows(t.rows, rows));
+    if (f.last_tile.func.defined()) {
+        const TileScans &t = f.last_tile;
+        compute_one_tile_at(t.func, f.output, tile_update_cuda(f.output, 0, f.last_strip, f.c, rows),
+                            t.columns, staged_rows(t.rows, rows));
         schedule_tile(t);
     }
 }
