@@ -165,6 +165,23 @@ INSTANTIATE_TEST_SUITE_P(Devices, GaussianBoundaryTest,
                          ::testing::Values(DeviceChoice::cpu, DeviceChoice::cuda),
                          [](const auto &info) { return info.param == DeviceChoice::cuda ? "cuda" : "cpu"; });
 
+// Poles from 0.85 on run about the image's level (runtime/iir.cpp, kLevelPole) under the
+// extensions that keep a constant constant; below it, and under zero, the plain exact variants.
+TEST(BoundaryLevel, OnlyPolesNearOneRunAboutTheLevel) {
+    auto variant_for = [](double pole, Boundary boundary) {
+        const RecursiveFilter f{1 - pole, {-pole}};
+        return std::string(
+            IirPlan(Filter2D{f, f}, 9, 7, Form::automatic, Algorithm::a6, Device::cpu, boundary)
+                .variant()
+                .algorithm);
+    };
+    EXPECT_EQ(variant_for(0.9, Boundary::clamp), "iir_a6_exact_level");
+    EXPECT_EQ(variant_for(0.9, Boundary::mirror), "iir_a6_exact_level");
+    EXPECT_EQ(variant_for(0.8, Boundary::clamp), "iir_a6_exact");
+    EXPECT_EQ(variant_for(0.9, Boundary::zero), "iir_a6_exact");
+    EXPECT_EQ(variant_for(0.9, Boundary::none), "iir_a6");
+}
+
 TEST(BoundaryErrors, SayWhatRuns) {
     Image input(8, 8, 1);
     try {
