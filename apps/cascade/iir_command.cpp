@@ -66,7 +66,8 @@ Command add_iir_command(CLI::App &app) {
     add_filter_options(*cmd, args->how);
     cmd->add_option("--axes", args->axes,
                     "Filter along x (the rows), y (the columns) or both (xy); a one-row or one-column image "
-                    "with --axes x or y is a 1D signal")
+                    "is a 1D signal, filtered block-parallel along it (algorithm 3) with --boundary none and "
+                    "--algorithm auto")
         ->check(CLI::IsMember({"x", "y", "xy"}))
         ->capture_default_str();
     return {cmd, [args] { run(*args); }};
