@@ -15,7 +15,7 @@ Expr sample(Func f, Dim dim, Expr position, Expr across, Expr c, Expr extent) {
 
 }  // namespace
 
-Func image_level(Func samples, Expr width, Expr height, Expr level_gain) {
+Func image_level(Func samples, Expr width, Expr height) {
     constexpr int grid = 8;
     Var c("c");
     // One expression, summed pairwise, so that its loads are independent of each other.
@@ -29,7 +29,7 @@ Func image_level(Func samples, Expr width, Expr height, Expr level_gain) {
         terms = sums;
     }
     Func level("level");
-    level(c) = select(level_gain != 0.0f, terms[0] * (1.0f / float(grid * grid)), 0.0f);
+    level(c) = terms[0] * (1.0f / float(grid * grid));
     return level;
 }
 

@@ -19,18 +19,17 @@ struct BoundaryInputs {
     Halide::Expr start_rows, end_rows;
 };
 
-// The run-time scalar an exact variant takes beside its tables: G, what the 2D filter makes of a
-// constant image of 1 under extensions that keep a constant line constant (clamp, periodic,
-// reflect, mirror), or 0 under `zero`.
+// The run-time scalar a `_level` exact variant takes beside its tables: G, what the 2D filter
+// makes of a constant image of 1 under extensions that keep a constant line constant (clamp,
+// periodic, reflect, mirror), the only ones the runtime runs these variants with.
 constexpr const char *kLevelGainInput = "level_gain";
 
-// level(c): the level m an exact variant filters channel c about, the mean of an 8×8 grid of its
-// samples (0 when `level_gain` is 0). Under those extensions the filter of x − m is the filter of
+// level(c): the level m a `_level` variant filters channel c about, the mean of an 8×8 grid of
+// its samples. Under those extensions the filter of x − m is the filter of
 // x minus m·G, so the variants filter x − m and add m·G back. Float32 recursions with poles near 1
 // stall short of a steady state by ~ulp/(1 + Σa) of it (6e−4 at σ = 200); about the level a
 // constant image stays constant, and any image's rounding scales with its distance from its mean.
-Halide::Func image_level(Halide::Func samples, Halide::Expr width, Halide::Expr height,
-                         Halide::Expr level_gain);
+Halide::Func image_level(Halide::Func samples, Halide::Expr width, Halide::Expr height);
 
 // The names of an exact variant's six table inputs, in the order the runtime passes them:
 // boundary_{y,x}_{matrix,start,end} (runtime/iir.cpp binds them by these names).

@@ -59,7 +59,7 @@ public:
         Func image_level, restored("restored");
         if (exact && level) {
             Var x, y, c;
-            image_level = cascade::image_level(input, width, height, *level_gain);
+            image_level = cascade::image_level(input, width, height);
             Func centered("centered");
             centered(x, y, c) = input(x, y, c) - image_level(c);
             current = centered;

@@ -321,7 +321,7 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
     working(x, y, c) = to_working(input(x, y, c));
     Expr level = 0.0f, restored = 0.0f;
     if (exact && exact_edges->level_gain.defined()) {
-        f.level = image_level(working, width, height, exact_edges->level_gain);
+        f.level = image_level(working, width, height);
         level = f.level(c);
         restored = f.level(c) * exact_edges->level_gain;
     }

@@ -110,15 +110,24 @@ namespace {
 // The bench's IIR cases, "<algorithm>-<filter>": algorithm rt, 4, 5 or 6; filter order1 (a
 // first-order pole at 0.5) or order3 (van Vliet's Gaussian, σ = kBenchGaussianSigma, as sections). The plan
 // is made once, so a timed call is the pipeline alone.
+// `buffer`'s memory (host, and device where it has some) seen as `type` in `shape`, dense from its
+// first byte.
+std::shared_ptr<Halide::Runtime::Buffer<>> alias(const halide_buffer_t *buffer, halide_type_t type,
+                                                 std::vector<halide_dimension_t> shape) {
+    auto view =
+        std::make_shared<Halide::Runtime::Buffer<>>(type, buffer->host, int(shape.size()), shape.data());
+    if (buffer->device && view->device_wrap_native(buffer->device_interface, buffer->device) != 0)
+        throw Error("wrapping the workspace's device buffer failed");
+    return view;
+}
+
 // The workspace's float32 buffer seen as `samples` of the same width and height (its first
 // bytes; the same device memory), or the buffer itself for float32.
 std::shared_ptr<Halide::Runtime::Buffer<>> retyped(halide_buffer_t *buffer, SampleType samples) {
     if (samples == SampleType::f32) return std::make_shared<Halide::Runtime::Buffer<>>(*buffer);
-    auto view = std::make_shared<Halide::Runtime::Buffer<>>(halide_type(samples), buffer->host,
-                                                            buffer->dim[0].extent, buffer->dim[1].extent, 1);
-    if (buffer->device && view->device_wrap_native(buffer->device_interface, buffer->device) != 0)
-        throw Error("wrapping the device buffer as " + std::string(sample_name(samples)) + " failed");
-    return view;
+    const int width = buffer->dim[0].extent, height = buffer->dim[1].extent;
+    return alias(buffer, halide_type(samples),
+                 {{0, width, 1, 0}, {0, height, width, 0}, {0, 1, width * height, 0}});
 }
 
 // A 1D signal's cases, "line1-…" and "line3-…" (runtime/line_filter.h) on a 1×N or N×1 workspace:
@@ -131,16 +140,9 @@ std::function<void()> line_call(const std::string &algorithm, const RecursiveFil
     if (input->type() != halide_type_of<float>() || output->type() != halide_type_of<float>())
         throw Skip{"unavailable: line variants take float32 samples"};
     const int length = std::max(width, height);
-    auto as_line = [length](Halide::Runtime::Buffer<> &b) {
-        halide_dimension_t shape[2] = {{0, length, 1, 0}, {0, 1, length, 0}};
-        auto view =
-            std::make_shared<Halide::Runtime::Buffer<float>>(static_cast<float *>(b.data()), 2, shape);
-        const halide_buffer_t *raw = b.raw_buffer();
-        if (raw->device && view->device_wrap_native(raw->device_interface, raw->device) != 0)
-            throw Error("wrapping the device buffer as a signal failed");
-        return view;
-    };
-    auto in = as_line(*input), out = as_line(*output);
+    const std::vector<halide_dimension_t> signal = {{0, length, 1, 0}, {0, 1, length, 0}};
+    auto in = alias(input->raw_buffer(), halide_type_of<float>(), signal),
+         out = alias(output->raw_buffer(), halide_type_of<float>(), signal);
     auto plan = std::make_shared<LinePlan>(filter, length, algorithm == "line1" ? 1 : 3, device);
     return [=] { plan->run(in->raw_buffer(), out->raw_buffer()); };
 }

@@ -150,8 +150,7 @@ int64_t extended_index(Boundary boundary, int64_t i, int64_t n) {
 
 int64_t decay_length(const std::vector<RecursiveFilter> &sections, double epsilon) {
     double largest = 0;
-    for (const RecursiveFilter &s : sections)
-        for (auto p : poles(s)) largest = std::max(largest, std::abs(p));
+    for (const RecursiveFilter &s : sections) largest = std::max(largest, largest_pole(s));
     if (largest >= 1) throw Error("an unstable filter has no decay length");
     // A pole of multiplicity m decays like i^(m−1)·ρ^i: twice the plain length covers the cascades
     // built here (repeated poles at most a few deep), plus a floor for tiny ρ.

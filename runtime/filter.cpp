@@ -46,6 +46,12 @@ std::vector<RecursiveFilter> to_sections(const RecursiveFilter &filter) {
     return sections;
 }
 
+double largest_pole(const RecursiveFilter &filter) {
+    double largest = 0;
+    for (const auto &p : poles(filter)) largest = std::max(largest, std::abs(p));
+    return largest;
+}
+
 double unit_dc_gain(const std::vector<double> &feedback) {
     double sum = 1.0;
     for (double a : feedback) sum += a;

@@ -25,6 +25,9 @@ struct Filter2D {
 // Roots of z^r + a_1 z^{r-1} + … + a_r: the filter's poles.
 std::vector<std::complex<double>> poles(const RecursiveFilter &filter);
 
+// The largest magnitude among the filter's poles (0 for a filter without feedback).
+double largest_pole(const RecursiveFilter &filter);
+
 // The gain that makes a pass's response to a constant equal that constant: 1 + Σ a_k.
 double unit_dc_gain(const std::vector<double> &feedback);
 

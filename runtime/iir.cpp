@@ -43,14 +43,6 @@ const char *algorithm_name(Algorithm algorithm) { return name_of(algorithm, kAlg
 
 namespace {
 
-void add_scalars(std::map<std::string, float> &scalars, const std::vector<RecursiveFilter> &sections,
-                 const std::string &axis) {
-    scalars["gain_" + axis] = float(sections[0].gain);
-    size_t k = 0;
-    for (const RecursiveFilter &s : sections)
-        for (double a : s.feedback) scalars["feedback_" + axis + "_" + std::to_string(k++)] = float(a);
-}
-
 // What the passes of one dimension, causal and anticausal, make of a constant 1.
 double dc_response(const std::vector<RecursiveFilter> &sections) {
     double dc = 1.0;
@@ -64,12 +56,6 @@ double dc_response(const std::vector<RecursiveFilter> &sections) {
 // at σ = 10, 0.89, it drifted by 1.03e−5), and the level costs the tiled variants 7–12% on the
 // H100 (8192², order 1 and 3, clamp: +64 and +42 µs, a per-sample subtraction in both tile passes).
 constexpr double kLevelPole = 0.85;
-
-double largest_pole(const RecursiveFilter &filter) {
-    double largest = 0;
-    for (const auto &p : poles(filter)) largest = std::max(largest, std::abs(p));
-    return largest;
-}
 
 bool about_level(const Filter2D &filter, Boundary boundary) {
     const bool keeps_constants = boundary != Boundary::none && boundary != Boundary::zero;
@@ -197,11 +183,10 @@ IirPlan::IirPlan(const Filter2D &filter, int width, int height, Form form, Algor
     variant_ = &find_variant(choice.name, choice.needed, device);
     const auto vertical = variant_sections(filter.vertical, choice.direct, variant_->order);
     const auto horizontal = variant_sections(filter.horizontal, choice.direct, variant_->order);
-    add_scalars(scalars_, vertical, "y");
-    add_scalars(scalars_, horizontal, "x");
+    add_filter_scalars(scalars_, vertical, "gain_y", "feedback_y_");
+    add_filter_scalars(scalars_, horizontal, "gain_x", "feedback_x_");
     if (exact) {
-        if (choice.level)
-            scalars_["level_gain"] = float(dc_response(vertical) * dc_response(horizontal));
+        if (choice.level) scalars_["level_gain"] = float(dc_response(vertical) * dc_response(horizontal));
         edges_ = std::make_unique<Edges>();
         const int tile = algorithm == Algorithm::rt ? 0 : CASCADE_IIR_TILE;
         edges_->y = std::make_unique<EdgeTables>(vertical, height, boundary, tile);

@@ -83,10 +83,7 @@ LinePlan::LinePlan(const RecursiveFilter &filter, int64_t length, int algorithm,
     const std::string name = "iir_line" + std::to_string(algorithm) + (direct ? "" : "_sections");
     variant_ = &find_variant(name, direct ? 1 : int(to_sections(filter).size()), device);
     const std::vector<RecursiveFilter> sections = variant_sections(filter, direct, variant_->order);
-    call_->scalars["gain"] = float(sections[0].gain);
-    size_t k = 0;
-    for (const RecursiveFilter &s : sections)
-        for (double a : s.feedback) call_->scalars["feedback_" + std::to_string(k++)] = float(a);
+    add_filter_scalars(call_->scalars, sections, "gain", "feedback_");
     call_->table = line_table(sections, CASCADE_LINE_BLOCK, CASCADE_LINE_CHUNK, CASCADE_LINE_LEVELS, length);
     const int K = int(sections.size()) * sections[0].order();
     call_->table_buffer =

@@ -99,4 +99,12 @@ void run_on_host(Device device, const std::function<void()> &steps,
     if (!failure.empty()) throw Error(failure);
 }
 
+void add_filter_scalars(std::map<std::string, float> &scalars, const std::vector<RecursiveFilter> &sections,
+                        const std::string &gain, const std::string &feedback) {
+    scalars[gain] = float(sections[0].gain);
+    size_t k = 0;
+    for (const RecursiveFilter &s : sections)
+        for (double a : s.feedback) scalars[feedback + std::to_string(k++)] = float(a);
+}
+
 }  // namespace cascade

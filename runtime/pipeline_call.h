@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "filter.h"
 #include "variants.h"
 
 namespace cascade {
@@ -25,6 +26,11 @@ private:
     std::map<std::string, halide_buffer_t *> buffers_;
     std::map<std::string, float> scalars_;
 };
+
+// A filter's run-time scalars as the generators name them: `gain` (the first section's), then
+// `feedback`0, `feedback`1, … over the sections' coefficients in order.
+void add_filter_scalars(std::map<std::string, float> &scalars, const std::vector<RecursiveFilter> &sections,
+                        const std::string &gain, const std::string &feedback);
 
 // Throws cascade::Error when a W×H×C buffer of `sample_bytes`-byte samples is beyond what a
 // pipeline can address (Halide indexes buffers with 32-bit offsets: 2 GiB), before anything
