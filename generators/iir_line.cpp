@@ -10,13 +10,6 @@ using namespace Halide;
 
 namespace {
 
-// Row `row` of a table matrix times a state vector.
-Expr times_state(Func table, Expr row, int K, const std::function<Expr(int)> &state) {
-    Expr acc = 0.0f;
-    for (int s2 = 0; s2 < K; s2++) acc += table(s2, row) * state(s2);
-    return acc;
-}
-
 // The state entering a block (state index → value), read from its seed rows; none: zero.
 struct LineSeeds {
     std::function<Expr(Expr)> prologue, epilogue;

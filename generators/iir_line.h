@@ -14,7 +14,7 @@
 
 #include <vector>
 
-#include "generators/iir_tiled.h"  // SectionCascade
+#include "generators/tile_scans.h"  // SectionCascade, times_state
 #include "generators/line_layout.h"
 
 namespace cascade {

@@ -12,204 +12,6 @@ using namespace Halide;
 
 namespace {
 
-// The state entering a tile along one dimension, by (row or column within the tile, state
-// index); an empty function means zero.
-struct Seeds {
-    std::function<Expr(Expr, Expr)> prologue, epilogue;
-};
-
-Expr seed_or_zero(const std::function<Expr(Expr, Expr)> &seed, Expr across, Expr s) {
-    return seed ? seed(across, s) : Expr(0.0f);
-}
-
-// Adds to `t` the in-place scans of one dimension: the causal sections, then the anticausal ones
-// (the first of which sees zeros from sample `valid` of the tile on: past the image's end). With
-// `capture`, each section's state at the tile's edge is copied, after its scan, to the rows
-// (columns) b + s past the tile, s the state index: causal s ∈ [0, K), anticausal [K, 2K).
-// `bounded`: the updates run across [0, b) only (not over captured rows).
-//
-// With `exact` (exact boundaries) the image's last tile is handled as the tables' `last` copies
-// say (tiled_layout.h): the causal state is captured after its last valid sample, and the
-// anticausal sections enter at that sample, seeded there, so the seeds of an exact boundary enter
-// exactly where the image ends. Elsewhere `valid` ≥ b and nothing changes but a few selects,
-// which the zero-boundary variants do without.
-void add_scans(TileScans &t, Dim dim, const SectionCascade &f, int b, Expr valid, const Seeds &seeds,
-               bool capture, bool bounded, bool exact) {
-    const std::vector<Var> args = t.func.args();
-    const int along = dim == Dim::y ? 1 : 0;
-    const std::string name = t.func.name() + (dim == Dim::y ? "_down" : "_across");
-    const int q = f.order(), K = f.state();
-    RDom r = bounded ? RDom(0, b, 0, b, name) : RDom(0, b, name);
-    RDom rc = bounded ? RDom(0, q, 0, b, name + "_capture") : RDom(0, q, name + "_capture");
-    auto across_of = [&](const RDom &d) -> VarOrRVar {
-        if (bounded) return d.y;
-        return args[1 - along];
-    };
-    auto at = [&](Expr p, const RDom &d) {
-        std::vector<Expr> a(args.begin(), args.end());
-        a[along] = p;
-        if (bounded) a[1 - along] = d.y;
-        return a;
-    };
-    auto record = [&](const RDom &d) {
-        t.updates.push_back({t.func.num_update_definitions(), dim == Dim::y, d.x, across_of(d)});
-    };
-    Expr across = bounded ? Expr(r.y) : Expr(args[1 - along]);
-    auto state_index = [&](int j, Expr offset) { return clamp(j * q + offset, j * q, j * q + q - 1); };
-    // Where the anticausal sections enter: the tile's end, or with `exact` the image's end.
-    const Expr end = exact ? min(valid, b) : Expr(b);
-
-    for (int j = 0; j < f.sections(); j++) {
-        Expr p = r.x;
-        Expr value = (j == 0 ? f.gain : Expr(1.0f)) * t.func(at(p, r));
-        for (int k = 1; k <= q; k++) {
-            // Before the tile: the prologue, y_j[p − k] with p − k ∈ [−q, −1].
-            Expr seed = seed_or_zero(seeds.prologue, across, state_index(j, q + p - k));
-            value -= f.feedback[j][k - 1] * select(likely(p >= k), t.func(at(max(p - k, 0), r)), seed);
-        }
-        record(r);
-        t.func(at(p, r)) = value;
-        if (capture) {
-            record(rc);
-            Expr row = end - q + rc.x;  // before the tile: the zero prologue
-            t.func(at(b + j * q + rc.x, rc)) =
-                exact ? select(row >= 0, t.func(at(clamp(row, 0, b - 1), rc)), 0.0f)
-                      : t.func(at(b - q + rc.x, rc));
-        }
-    }
-    for (int j = 0; j < f.sections(); j++) {
-        Expr p = b - 1 - r.x;
-        Expr in = t.func(at(p, r));
-        if (j == 0) in = select(p < valid, in, 0.0f);
-        Expr value = (j == 0 ? f.gain : Expr(1.0f)) * in;
-        for (int k = 1; k <= q; k++) {
-            // Past the tile (image): the epilogue, z_j[p + k] with p + k ∈ [end, end + q).
-            Expr seed = seed_or_zero(seeds.epilogue, across, state_index(j, p + k - end));
-            Expr inside = exact ? p + k < end : likely(p + k < b);
-            value -= f.feedback[j][k - 1] * select(inside, t.func(at(min(p + k, b - 1), r)), seed);
-        }
-        record(r);
-        t.func(at(p, r)) = value;
-        if (capture) {
-            record(rc);
-            // Past the image: the zero epilogue.
-            t.func(at(b + K + j * q + rc.x, rc)) =
-                exact ? select(rc.x < end, t.func(at(rc.x, rc)), 0.0f) : t.func(at(rc.x, rc));
-        }
-    }
-}
-
-// Copies a tile's seeds from the completed carries into the tile itself before any scan: the
-// column seeds to rows b + s, the row seeds to columns b + s, s ∈ [0, 2K) (the prologue, then the
-// epilogue), so that their global loads can overlap one another instead of each stalling the
-// first step of a scan behind a barrier (on the H100 this was measured only together with other
-// schedule changes: docs/performance.md). Returns seeds that read them back.
-struct StagedSeeds {
-    Seeds column, row;
-};
-StagedSeeds stage_seeds(TileScans &t, int b, const Seeds &column, int KV, const Seeds &row, int KH) {
-    const std::vector<Var> a = t.func.args();
-    auto at = [=](bool is_column, Expr across, Expr s) {
-        return is_column ? std::vector<Expr>{across, b + s, a[2], a[3], a[4]}
-                         : std::vector<Expr>{b + s, across, a[2], a[3], a[4]};
-    };
-    auto stage = [&](const Seeds &seeds, int K, bool is_column) {
-        RDom r(0, b, 0, 2 * K, t.func.name() + (is_column ? "_column_seeds" : "_row_seeds"));
-        t.updates.push_back({t.func.num_update_definitions(), is_column, r.y, r.x});
-        t.func(at(is_column, r.x, r.y)) = select(r.y < K, seeds.prologue(r.x, min(r.y, K - 1)),
-                                                 seeds.epilogue(r.x, clamp(r.y - K, 0, K - 1)));
-        return Seeds{[=](Expr across, Expr s) { return t.func(at(is_column, across, s)); },
-                     [=](Expr across, Expr s) { return t.func(at(is_column, across, K + s)); }};
-    };
-    StagedSeeds staged;
-    if (column.prologue) staged.column = stage(column, KV, true);
-    if (row.prologue) staged.row = stage(row, KH, false);
-    return staged;
-}
-
-TileScans new_tile(const std::string &name, int columns) {
-    TileScans t;
-    t.func = Func(name);
-    t.columns = columns;
-    return t;
-}
-
-// The table entry of matrix row `row` (a TiledLayout row index) and column `column`.
-Expr entry(Func table, Expr column, Expr row) { return table(column, row); }
-
-// A carry scan's self-reference at another tile: the whole state vector of the previous step.
-Expr times_state(Func table, Expr row, int K, std::function<Expr(int)> state) {
-    Expr acc = 0.0f;
-    for (int s2 = 0; s2 < K; s2++) acc += entry(table, s2, row) * state(s2);
-    return acc;
-}
-
-// Halide's recursive references must keep the pure variables in place, so a state vector cannot
-// be a pure dimension: the scans run over (s, step) flattened to step·K + s.
-// S(t) = M·S(t − 1) + u(t) over `tiles` tiles (from the last when `reverse`); M is the table's
-// rows `m_row`…, its powers M^(v+1) the rows `power_row` + v·K.
-CarryScan linear_scan(const std::string &name, Func u, Func table, int m_row, int power_row, int K,
-                      Expr tiles, bool reverse) {
-    constexpr int Q = TiledLayout::kChunk;
-    Var i("i"), n("n"), j("j"), c("c"), s("s"), t("t");
-    const Expr chunks = (tiles + Q - 1) / Q;
-    CarryScan p;
-    p.K = K;
-
-    p.within = Func(name + "_within");
-    p.within(i, n, j, c) = undef<float>();
-    p.within_steps = RDom(0, K, 0, Q, name + "_within_steps");
-    Expr ws = p.within_steps.x, v = p.within_steps.y;
-    Expr step = j * Q + v;
-    Expr tile = reverse ? tiles - 1 - step : step;
-    Expr input = select(step < tiles, u(i, ws, clamp(tile, 0, tiles - 1), c), 0.0f);
-    Expr previous = times_state(table, m_row + ws, K, [&](int s2) {
-        return select(v > 0, p.within(i, max(v - 1, 0) * K + s2, j, c), 0.0f);
-    });
-    p.within(i, v * K + ws, j, c) = input + previous;
-    p.local = Func(name + "_local");
-    p.local(i, n, j, c) = p.within(i, n, j, c);
-    p.local.bound(n, 0, Q * K);
-
-    p.chunk_state = Func(name + "_chunks");
-    p.chunk_state(i, n, c) = undef<float>();
-    p.chunk_steps = RDom(0, K, 0, chunks, name + "_chunk_steps");
-    Expr cs = p.chunk_steps.x, cj = p.chunk_steps.y;
-    Expr carried = times_state(table, power_row + (Q - 1) * K + cs, K, [&](int s2) {
-        return select(cj > 0, p.chunk_state(i, max(cj - 1, 0) * K + s2, c), 0.0f);
-    });
-    p.chunk_state(i, cj * K + cs, c) = p.local(i, (Q - 1) * K + cs, cj, c) + carried;
-
-    Expr k = reverse ? tiles - 1 - t : t;
-    Expr chunk = k / Q, in_chunk = k % Q;
-    Expr entering = times_state(table, power_row + in_chunk * K + s, K, [&](int s2) {
-        return select(chunk > 0, p.chunk_state(i, max(chunk - 1, 0) * K + s2, c), 0.0f);
-    });
-    p.func = Func(name);
-    p.func(i, s, t, c) = p.local(i, in_chunk * K + s, chunk, c) + entering;
-    return p;
-}
-
-// Completes prologue carries over `tiles` tiles: P(t) = Mf·P(t − 1) + incomplete(t), P(−1) = 0.
-CarryScan complete_prologues(const std::string &name, Func incomplete, Func table, const TiledLayout &L,
-                             Expr tiles) {
-    return linear_scan(name, incomplete, table, L.mf(), L.mf_power(0), L.K, tiles, false);
-}
-
-// Completes epilogue carries backwards: E(t), the state at the start of tile t + 1, is
-// incomplete(t + 1) + Mc·P(t) + Mr·E(t + 1), with the last tile's Mc for t + 1 = tiles − 1;
-// E(tiles − 1) = 0.
-CarryScan complete_epilogues(const std::string &name, Func incomplete, const CarryScan &prologue, Func table,
-                             const TiledLayout &L, Expr tiles) {
-    Var i("i"), s("s"), t("t"), c("c");
-    Expr next = min(t + 1, tiles - 1);
-    Expr mc_row = select(next == tiles - 1, L.mc(1), L.mc(0)) + s;
-    Expr from_prologue = times_state(table, mc_row, L.K, [&](int s2) { return prologue.func(i, s2, t, c); });
-    Func input(name + "_input");
-    input(i, s, t, c) = select(t < tiles - 1, incomplete(i, s, next, c) + from_prologue, 0.0f);
-    return linear_scan(name, input, table, L.mr(), L.mr_power(0), L.K, tiles, true);
-}
-
 // One dimension's completed carries as the tiles read them: with exact boundaries, the
 // zero-boundary completions plus what the edges' feedbacks add (iir_tiled.h, TiledEdges).
 struct Carries {
@@ -334,8 +136,7 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
     // reads whatever samples lie there (the next tiles', or zeros), so that each row and column
     // of the tile reads one contiguous range of samples.
     auto edge_tile = [&](const std::string &name, const Seeds &column_seeds, bool column_capture, bool rows) {
-        TileScans t = new_tile(name, rows ? b + 2 * KH + edge_columns : b);
-        t.rows = b + 2 * KV;
+        TileScans t = new_tile(name, rows ? b + 2 * KH + edge_columns : b, b + 2 * KV);
         t.func(xi, yi, tx, ty, c) = f.samples(tx * b + xi, ty * b + yi, c);
         Seeds seeds = column_seeds;
         if (column_seeds.prologue) seeds = stage_seeds(t, b, column_seeds, KV, Seeds{}, KH).column;
@@ -371,7 +172,7 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
     column_e(x, s, ty, c) = edges1(x % b, KV + s, x / b, ty, c);
     f.column_prologue = complete_prologues("column_prologue", column_p, vertical_table, LV, ny);
     f.column_epilogue =
-        complete_epilogues("column_epilogue", column_e, f.column_prologue, vertical_table, LV, ny);
+        complete_epilogues("column_epilogue", column_e, &f.column_prologue, vertical_table, LV, ny);
     Carries columns = zero_boundary_carries(f.column_prologue, f.column_epilogue);
     if (exact) {
         f.column_feedbacks = exact_feedbacks(
@@ -448,7 +249,7 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
 
     // 4. The row carries, completed along each row.
     f.row_prologue = complete_prologues("row_prologue", row_p, horizontal_table, LH, nx);
-    f.row_epilogue = complete_epilogues("row_epilogue", row_e, f.row_prologue, horizontal_table, LH, nx);
+    f.row_epilogue = complete_epilogues("row_epilogue", row_e, &f.row_prologue, horizontal_table, LH, nx);
     Carries rows = zero_boundary_carries(f.row_prologue, f.row_epilogue);
     if (exact) {
         f.row_feedbacks = exact_feedbacks(
@@ -464,8 +265,7 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
 
     // 5. Per tile: re-read, seeded scans down the columns and along the rows, write.
     auto final_tile = [&](const std::string &name, bool last) {
-        TileScans t = new_tile(name, b + 2 * KH);
-        t.rows = b + 2 * KV;
+        TileScans t = new_tile(name, b + 2 * KH, b + 2 * KV);
         t.func(xi, yi, tx, ty, c) = f.samples(tx * b + xi, ty * b + yi, c);
         const StagedSeeds staged = stage_seeds(t, b, column_seeds, KV, row_seeds, KH);
         add_scans(t, Dim::y, vertical, b, valid_y, staged.column, false, true, last);

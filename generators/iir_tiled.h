@@ -23,53 +23,9 @@
 #include <string>
 #include <vector>
 
-#include "generators/recursive_filter.h"
-#include "generators/tiled_layout.h"
+#include "generators/tile_scans.h"
 
 namespace cascade {
-
-// One dimension's filter: S sections of order q, the gain on the first.
-struct SectionCascade {
-    Halide::Expr gain;
-    std::vector<std::vector<Halide::Expr>> feedback;  // [section][k − 1] = a_k
-
-    int sections() const { return int(feedback.size()); }
-    int order() const { return int(feedback[0].size()); }
-    int state() const { return sections() * order(); }
-};
-
-// One in-place update of a tile: a scan or a carry capture, down the columns (`column`) or
-// along the rows, parallel across the other dimension.
-struct TileUpdate {
-    int index;  // update definition of the tile Func
-    bool column;
-    Halide::RVar along;
-    Halide::VarOrRVar across;  // the pure var, or an RVar over [0, b) where the tile is wider
-};
-
-// A tile Func, (xi, yi, tx, ty, c), filtered in place by its updates. Where carries are
-// captured it is wider than the tile: rows b + s hold the column carries, columns b + s the row
-// carries, and the row updates then run over rows [0, b) only.
-struct TileScans {
-    Halide::Func func;
-    int columns = 0;  // its stored width
-    int rows = 0;     // its stored height
-    std::vector<TileUpdate> updates;
-};
-
-// A carry completed across tiles: the recurrence S(t) = M·S(t − 1) + u(t), S(−1) = 0, by chunks
-// of TiledLayout::kChunk tiles (no serial scan through global memory over every tile):
-//   `within`: each chunk's scan from a zero state, per row or column, in registers;
-//   `chunk_state`: the state at each chunk's end, a short serial scan over chunks with M^kChunk;
-//   `func`: S(t) = within(t) + M^(v+1)·chunk_state(chunk before), read where it is used.
-struct CarryScan {
-    Halide::Func func;         // (i, s, t, c): i the row or column, s the state index, t the tile
-    Halide::Func within;       // (i, v·K + s, chunk, c)
-    Halide::Func local;        // the same, stored
-    Halide::Func chunk_state;  // (i, chunk·K + s, c)
-    Halide::RDom within_steps, chunk_steps;  // (s, v), (s, chunk)
-    int K = 0;                               // the state size
-};
 
 // A pass over every tile that stores only the carries at its edges.
 struct EdgePass {

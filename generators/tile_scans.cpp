@@ -1,0 +1,203 @@
+#include "tile_scans.h"
+
+namespace cascade {
+
+using namespace Halide;
+
+TileScans new_tile(const std::string &name, int columns, int rows) {
+    TileScans t;
+    t.func = Func(name);
+    t.columns = columns;
+    t.rows = rows;
+    return t;
+}
+
+namespace {
+
+Expr seed_or_zero(const Seed &seed, Expr across, Expr s) { return seed ? seed(across, s) : Expr(0.0f); }
+
+// Section j's state index s = j·q + offset, offset ∈ [0, q).
+Expr state_index(int j, int q, Expr offset) { return clamp(j * q + offset, j * q, j * q + q - 1); }
+
+}  // namespace
+
+TileScanner::TileScanner(TileScans &t, Dim dim, int b, int q, bool bounded)
+    : t_(t), dim_(dim), b_(b), q_(q), along_(dim == Dim::y ? 1 : 0), bounded_(bounded), args_(t.func.args()) {
+    const std::string name = t.func.name() + (dim == Dim::y ? "_down" : "_across");
+    r_ = bounded ? RDom(0, b, 0, b, name) : RDom(0, b, name);
+    rc_ = bounded ? RDom(0, q, 0, b, name + "_capture") : RDom(0, q, name + "_capture");
+}
+
+std::vector<Expr> TileScanner::at(Expr p, const RDom &d) const {
+    std::vector<Expr> a(args_.begin(), args_.end());
+    a[along_] = p;
+    if (bounded_) a[1 - along_] = d.y;
+    return a;
+}
+
+Expr TileScanner::across() const { return bounded_ ? Expr(r_.y) : Expr(args_[1 - along_]); }
+
+void TileScanner::record(const RDom &d) {
+    const VarOrRVar across = bounded_ ? VarOrRVar(d.y) : VarOrRVar(args_[1 - along_]);
+    t_.updates.push_back({t_.func.num_update_definitions(), dim_ == Dim::y, d.x, across});
+}
+
+void TileScanner::causal(const SectionCascade &f, Expr valid, const Seed &prologue, bool capture,
+                         bool exact) {
+    const int q = q_, b = b_;
+    const RDom &r = r_, &rc = rc_;
+    // Where the anticausal sections enter: the tile's end, or with `exact` the image's end.
+    const Expr end = exact ? min(valid, b) : Expr(b);
+    for (int j = 0; j < f.sections(); j++) {
+        Expr p = r.x;
+        Expr value = (j == 0 ? f.gain : Expr(1.0f)) * t_.func(at(p, r));
+        for (int k = 1; k <= q; k++) {
+            // Before the tile: the prologue, y_j[p − k] with p − k ∈ [−q, −1].
+            Expr seed = seed_or_zero(prologue, across(), state_index(j, q, q + p - k));
+            value -= f.feedback[j][k - 1] * select(likely(p >= k), t_.func(at(max(p - k, 0), r)), seed);
+        }
+        record(r);
+        t_.func(at(p, r)) = value;
+        if (capture) {
+            record(rc);
+            Expr row = end - q + rc.x;  // before the tile: the zero prologue
+            t_.func(at(b + j * q + rc.x, rc)) =
+                exact ? select(row >= 0, t_.func(at(clamp(row, 0, b - 1), rc)), 0.0f)
+                      : t_.func(at(b - q + rc.x, rc));
+        }
+    }
+}
+
+void TileScanner::anticausal(const SectionCascade &f, Expr valid, const Seed &epilogue, bool capture,
+                             bool exact) {
+    const int q = q_, b = b_, K = f.state();
+    const RDom &r = r_, &rc = rc_;
+    const Expr end = exact ? min(valid, b) : Expr(b);
+    for (int j = 0; j < f.sections(); j++) {
+        Expr p = b - 1 - r.x;
+        Expr in = t_.func(at(p, r));
+        if (j == 0) in = select(p < valid, in, 0.0f);
+        Expr value = (j == 0 ? f.gain : Expr(1.0f)) * in;
+        for (int k = 1; k <= q; k++) {
+            // Past the tile (image): the epilogue, z_j[p + k] with p + k ∈ [end, end + q).
+            Expr seed = seed_or_zero(epilogue, across(), state_index(j, q, p + k - end));
+            Expr inside = exact ? p + k < end : likely(p + k < b);
+            value -= f.feedback[j][k - 1] * select(inside, t_.func(at(min(p + k, b - 1), r)), seed);
+        }
+        record(r);
+        t_.func(at(p, r)) = value;
+        if (capture) {
+            record(rc);
+            // Past the image: the zero epilogue.
+            t_.func(at(b + K + j * q + rc.x, rc)) =
+                exact ? select(rc.x < end, t_.func(at(rc.x, rc)), 0.0f) : t_.func(at(rc.x, rc));
+        }
+    }
+}
+
+void add_scans(TileScans &t, Dim dim, const SectionCascade &f, int b, Expr valid, const Seeds &seeds,
+               bool capture, bool bounded, bool exact) {
+    TileScanner scan(t, dim, b, f.order(), bounded);
+    scan.causal(f, valid, seeds.prologue, capture, exact);
+    scan.anticausal(f, valid, seeds.epilogue, capture, exact);
+}
+
+StagedSeeds stage_seeds(TileScans &t, int b, const Seeds &column, int KV, const Seeds &row, int KH) {
+    const std::vector<Var> a = t.func.args();
+    auto at = [=](bool is_column, Expr across, Expr s) {
+        return is_column ? std::vector<Expr>{across, b + s, a[2], a[3], a[4]}
+                         : std::vector<Expr>{b + s, across, a[2], a[3], a[4]};
+    };
+    auto stage = [&](const Seeds &seeds, int K, bool is_column) {
+        RDom r(0, b, 0, 2 * K, t.func.name() + (is_column ? "_column_seeds" : "_row_seeds"));
+        t.updates.push_back({t.func.num_update_definitions(), is_column, r.y, r.x});
+        t.func(at(is_column, r.x, r.y)) = select(r.y < K, seeds.prologue(r.x, min(r.y, K - 1)),
+                                                 seeds.epilogue(r.x, clamp(r.y - K, 0, K - 1)));
+        return Seeds{[=](Expr across, Expr s) { return t.func(at(is_column, across, s)); },
+                     [=](Expr across, Expr s) { return t.func(at(is_column, across, K + s)); }};
+    };
+    StagedSeeds staged;
+    if (column.prologue) staged.column = stage(column, KV, true);
+    if (row.prologue) staged.row = stage(row, KH, false);
+    return staged;
+}
+
+Expr entry(Func table, Expr column, Expr row) { return table(column, row); }
+
+Expr times_state(Func table, Expr row, int K, std::function<Expr(int)> state) {
+    Expr acc = 0.0f;
+    for (int s2 = 0; s2 < K; s2++) acc += entry(table, s2, row) * state(s2);
+    return acc;
+}
+
+namespace {
+
+// Halide's recursive references must keep the pure variables in place, so a state vector cannot
+// be a pure dimension: the scans run over (s, step) flattened to step·K + s.
+// S(t) = M·S(t − 1) + u(t) over `tiles` tiles (from the last when `reverse`); M is the table's
+// rows `m_row`…, its powers M^(v+1) the rows `power_row` + v·K.
+CarryScan linear_scan(const std::string &name, Func u, Func table, int m_row, int power_row, int K,
+                      Expr tiles, bool reverse) {
+    constexpr int Q = TiledLayout::kChunk;
+    Var i("i"), n("n"), j("j"), c("c"), s("s"), t("t");
+    const Expr chunks = (tiles + Q - 1) / Q;
+    CarryScan p;
+    p.K = K;
+
+    p.within = Func(name + "_within");
+    p.within(i, n, j, c) = undef<float>();
+    p.within_steps = RDom(0, K, 0, Q, name + "_within_steps");
+    Expr ws = p.within_steps.x, v = p.within_steps.y;
+    Expr step = j * Q + v;
+    Expr tile = reverse ? tiles - 1 - step : step;
+    Expr input = select(step < tiles, u(i, ws, clamp(tile, 0, tiles - 1), c), 0.0f);
+    Expr previous = times_state(table, m_row + ws, K, [&](int s2) {
+        return select(v > 0, p.within(i, max(v - 1, 0) * K + s2, j, c), 0.0f);
+    });
+    p.within(i, v * K + ws, j, c) = input + previous;
+    p.local = Func(name + "_local");
+    p.local(i, n, j, c) = p.within(i, n, j, c);
+    p.local.bound(n, 0, Q * K);
+
+    p.chunk_state = Func(name + "_chunks");
+    p.chunk_state(i, n, c) = undef<float>();
+    p.chunk_steps = RDom(0, K, 0, chunks, name + "_chunk_steps");
+    Expr cs = p.chunk_steps.x, cj = p.chunk_steps.y;
+    Expr carried = times_state(table, power_row + (Q - 1) * K + cs, K, [&](int s2) {
+        return select(cj > 0, p.chunk_state(i, max(cj - 1, 0) * K + s2, c), 0.0f);
+    });
+    p.chunk_state(i, cj * K + cs, c) = p.local(i, (Q - 1) * K + cs, cj, c) + carried;
+
+    Expr k = reverse ? tiles - 1 - t : t;
+    Expr chunk = k / Q, in_chunk = k % Q;
+    Expr entering = times_state(table, power_row + in_chunk * K + s, K, [&](int s2) {
+        return select(chunk > 0, p.chunk_state(i, max(chunk - 1, 0) * K + s2, c), 0.0f);
+    });
+    p.func = Func(name);
+    p.func(i, s, t, c) = p.local(i, in_chunk * K + s, chunk, c) + entering;
+    return p;
+}
+
+}  // namespace
+
+CarryScan complete_prologues(const std::string &name, Func incomplete, Func table, const TiledLayout &L,
+                             Expr tiles) {
+    return linear_scan(name, incomplete, table, L.mf(), L.mf_power(0), L.K, tiles, false);
+}
+
+CarryScan complete_epilogues(const std::string &name, Func incomplete, const CarryScan *prologue, Func table,
+                             const TiledLayout &L, Expr tiles) {
+    Var i("i"), s("s"), t("t"), c("c");
+    Expr next = min(t + 1, tiles - 1);
+    Expr carried = incomplete(i, s, next, c);
+    if (prologue) {
+        Expr mc_row = select(next == tiles - 1, L.mc(1), L.mc(0)) + s;
+        const Func p = prologue->func;
+        carried += times_state(table, mc_row, L.K, [&](int s2) { return p(i, s2, t, c); });
+    }
+    Func input(name + "_input");
+    input(i, s, t, c) = select(t < tiles - 1, carried, 0.0f);
+    return linear_scan(name, input, table, L.mr(), L.mr_power(0), L.K, tiles, true);
+}
+
+}  // namespace cascade
