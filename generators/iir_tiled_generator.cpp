@@ -1,10 +1,15 @@
 // Block-parallel causal–anticausal 2D recursive filters: algorithms 4, 5 and 6
-// (generators/iir_tiled.h). The coefficients and the per-dimension matrix tables are run-time
-// inputs; the section count and order, the algorithm and the tile size are build parameters.
+// (generators/iir_tiled.h) and 2 (generators/iir_blocked.h, boundary none). The coefficients and the
+// per-dimension matrix tables are run-time inputs; the section count and order, the algorithm and the tile
+// size are build parameters.
 //   sections = 0: one direct-form section of order feedback.size() per direction;
 //   sections = S: S sections of order 2 (a_1, a_2 each), the gain on the first.
+#include <stdexcept>
+
 #include "generators/boundary.h"
+#include "generators/iir_blocked.h"
 #include "generators/iir_tiled.h"
+#include "schedules/blocked_schedule.h"
 #include "schedules/tiled_schedule.h"
 
 namespace {
@@ -42,6 +47,19 @@ public:
     void generate() {
         const cascade::SectionCascade down = cascade_of(gain_y, feedback_y),
                                       across = cascade_of(gain_x, feedback_x);
+        if (algorithm == 2) {
+            if (exact) throw std::invalid_argument("algorithm 2 takes boundary none");
+            cascade::IirBlockedFuncs f =
+                cascade::define_iir_blocked(input, input.dim(0).extent(), input.dim(1).extent(), output, down,
+                                            across, vertical, horizontal, tile, output.type());
+            set_bounds(down.state());
+            if (get_target().has_gpu_feature()) {
+                cascade::schedule_iir_blocked_cuda(f, rows);
+            } else {
+                cascade::schedule_iir_blocked_cpu(f);
+            }
+            return;
+        }
         cascade::ExactEdges edges;
         if (exact)
             edges = {edges_of(0, down.state()), edges_of(3, across.state()),
@@ -49,16 +67,7 @@ public:
         cascade::IirTiledFuncs f = cascade::define_iir_tiled(
             input, input.dim(0).extent(), input.dim(1).extent(), output, down, across, vertical, horizontal,
             tile, algorithm, exact ? &edges : nullptr, output.type());
-        for (int d = 0; d < 2; d++) {
-            input.dim(d).set_min(0);
-            output.dim(d).set_min(0);
-            vertical.dim(d).set_min(0);
-            horizontal.dim(d).set_min(0);
-        }
-        // Tables built for another tile size or state size are refused, not misread.
-        const int table_rows = cascade::TiledLayout{tile, down.state()}.rows();
-        vertical.dim(0).set_extent(tile).dim(1).set_extent(table_rows);
-        horizontal.dim(0).set_extent(tile).dim(1).set_extent(table_rows);
+        set_bounds(down.state());
         if (get_target().has_gpu_feature()) {
             cascade::schedule_iir_tiled_cuda(f, rows);
         } else {
@@ -68,6 +77,19 @@ public:
 
 private:
     Input<float> *level_gain = nullptr;
+
+    void set_bounds(int state) {
+        for (int d = 0; d < 2; d++) {
+            input.dim(d).set_min(0);
+            output.dim(d).set_min(0);
+            vertical.dim(d).set_min(0);
+            horizontal.dim(d).set_min(0);
+        }
+        // Tables built for another tile size or state size are refused, not misread.
+        const int table_rows = cascade::TiledLayout{tile, state}.rows();
+        vertical.dim(0).set_extent(tile).dim(1).set_extent(table_rows);
+        horizontal.dim(0).set_extent(tile).dim(1).set_extent(table_rows);
+    }
     std::vector<Input<Buffer<float>> *> boundary_inputs;
 
     // One dimension's tables, from boundary_inputs[first…first + 2], for state size K; tables for

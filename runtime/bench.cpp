@@ -107,7 +107,7 @@ BoundedVariant split_variant(const std::string &variant) {
 
 namespace {
 
-// The bench's IIR cases, "<algorithm>-<filter>": algorithm rt, 4, 5 or 6; filter order1 (a
+// The bench's IIR cases, "<algorithm>-<filter>": algorithm rt, 2, 4, 5 or 6; filter order1 (a
 // first-order pole at 0.5) or order3 (van Vliet's Gaussian, σ = kBenchGaussianSigma, as sections). The plan
 // is made once, so a timed call is the pipeline alone.
 // `buffer`'s memory (host, and device where it has some) seen as `type` in `shape`, dense from its
@@ -487,8 +487,9 @@ const std::vector<std::string> &bench_ops() {
 std::vector<std::string> bench_variants(const std::string &op) {
     if (op == "sat") return {"naive", "overlapped", "2r1w", "1r1w", "1r1w-split"};
     if (op == "iir")
-        return {"rt-order1", "rt-order3", "4-order1",     "4-order3",     "5-order1",     "5-order3",
-                "6-order1",  "6-order3",  "line1-order1", "line3-order1", "line1-order3", "line3-order3"};
+        return {"rt-order1",    "rt-order3",    "2-order1",     "2-order3",    "4-order1",
+                "4-order3",     "5-order1",     "5-order3",     "6-order1",    "6-order3",
+                "line1-order1", "line3-order1", "line1-order3", "line3-order3"};
     if (op == "gaussian") return {"vanvliet", "deriche2", "deriche4", "twoway"};
     return {""};
 }

@@ -27,11 +27,9 @@ namespace {
 
 constexpr Named<Form> kForms[] = {
     {Form::automatic, "auto"}, {Form::direct, "direct"}, {Form::sections, "sections"}};
-constexpr Named<Algorithm> kAlgorithms[] = {{Algorithm::automatic, "auto"},
-                                            {Algorithm::rt, "rt"},
-                                            {Algorithm::a4, "4"},
-                                            {Algorithm::a5, "5"},
-                                            {Algorithm::a6, "6"}};
+constexpr Named<Algorithm> kAlgorithms[] = {{Algorithm::automatic, "auto"}, {Algorithm::rt, "rt"},
+                                            {Algorithm::a2, "2"},           {Algorithm::a4, "4"},
+                                            {Algorithm::a5, "5"},           {Algorithm::a6, "6"}};
 
 }  // namespace
 
@@ -125,6 +123,11 @@ VariantChoice choose_variant(const Filter2D &filter, Form form, Algorithm algori
         throw Error(std::string("boundary '") + boundary_name(boundary) +
                     "' runs with algorithms rt, 4 and 6 (6 is 5 with its dot products in parallel); "
                     "algorithm 5 takes boundary none");
+    // Algorithm 2 is the blocked, not overlapped comparison point of the overlapped ones.
+    if (exact && algorithm == Algorithm::a2)
+        throw Error(std::string("boundary '") + boundary_name(boundary) +
+                    "' runs with algorithms rt, 4 and 6; algorithm 2 (the comparison variant) takes boundary "
+                    "none");
     if (samples != SampleType::f32 && samples != SampleType::u8 && samples != SampleType::u16)
         throw Error(std::string("the filters read float32, uint8 or uint16 samples, not ") +
                     sample_name(samples));

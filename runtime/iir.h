@@ -24,10 +24,11 @@ Form parse_form(const std::string &text);  // "auto", "direct", "sections"
 
 // How the image is traversed: `rt`, one sequential scan per column then per row (the baseline);
 // `a4`, `a5`, `a6`, the block-parallel algorithms 4 and 5 of Nehab et al. 2011 and 6 of Nehab &
-// Maximo 2016 (docs/algorithms.md). `automatic`: a6.
-enum class Algorithm { automatic, rt, a4, a5, a6 };
+// Maximo 2016 (docs/algorithms.md); `a2`, their algorithm 2, blocked but not overlapped, the
+// comparison point (boundary none only). `automatic`: a6.
+enum class Algorithm { automatic, rt, a2, a4, a5, a6 };
 
-Algorithm parse_algorithm(const std::string &text);  // "auto", "rt", "4", "5", "6"
+Algorithm parse_algorithm(const std::string &text);  // "auto", "rt", "2", "4", "5", "6"
 const char *algorithm_name(Algorithm algorithm);     // the same names
 
 struct IirOptions {

@@ -32,54 +32,127 @@ bool stored(const IirTiledFuncs &f, const CarryScan &p) {
 
 }  // namespace
 
+const int kCpuLanes = 8;
+
+void schedule_tile_cpu(TileScans t) {
+    const int lanes = kCpuLanes;
+    t.func.vectorize(t.func.args()[0], lanes, TailStrategy::GuardWithIf);
+    // Lanes of neighbouring columns (rows) scan in lockstep.
+    for (const TileUpdate &u : t.updates)
+        t.func.update(u.index)
+            .reorder(u.across, u.along)
+            .vectorize(u.across, lanes, TailStrategy::GuardWithIf);
+}
+
+void schedule_edge_pass_cpu(EdgePass &pass) {
+    const std::vector<Var> a = pass.edges.args();  // i, s, tx, ty, c
+    Var tile("tile");
+    pass.edges.compute_root().reorder(a[0], a[1], a[2], a[3], a[4]).fuse(a[3], a[4], tile).parallel(tile);
+    pass.tile.func.compute_at(pass.edges, a[2]);
+    schedule_tile_cpu(pass.tile);
+}
+
+void schedule_carry_cpu(CarryScan p) {
+    const int lanes = kCpuLanes;
+    Var io("io"), ii("ii");
+    const std::vector<Var> args = p.local.args();  // i, n, chunk, c
+    Var chunk("chunk");
+    p.local.compute_root()
+        .split(args[0], io, ii, lanes, TailStrategy::GuardWithIf)
+        .reorder(ii, args[1], io, args[2], args[3])
+        .vectorize(ii)
+        .fuse(args[2], args[3], chunk)
+        .parallel(chunk);
+    const Var wi = p.within.args()[0];
+    p.within.compute_at(p.local, io);
+    p.within.update()
+        .reorder(wi, p.within_steps.x, p.within_steps.y)
+        .vectorize(wi, lanes, TailStrategy::GuardWithIf);
+    const std::vector<Var> cargs = p.chunk_state.args();  // i, n, c
+    p.chunk_state.compute_root();
+    p.chunk_state.update()
+        .split(cargs[0], io, ii, lanes, TailStrategy::GuardWithIf)
+        .reorder(ii, p.chunk_steps.x, p.chunk_steps.y, io, cargs[2])
+        .vectorize(ii)
+        .parallel(io);
+    // Always stored on the CPU: completed where it is read, order 3 (van Vliet σ = 4, 2048², 2
+    // cores) took 40.5 ms (algorithm 6), 160 ms (5), 48.6 ms (4); stored, 31.9, 47.1, 35.4.
+    const std::vector<Var> fargs = p.func.args();  // i, s, t, c
+    p.func.compute_root()
+        .bound(fargs[1], 0, p.K)
+        .reorder(fargs[0], fargs[1], fargs[2], fargs[3])
+        .vectorize(fargs[0], lanes, TailStrategy::GuardWithIf)
+        .parallel(fargs[2]);
+}
+
+// A tile in shared memory; each scan one thread per column (row), the scan unrolled so the
+// running values stay in registers and the seeds' selects fold away.
+void schedule_tile_cuda(TileScans t, Func source, int b, int rows) {
+    stage_tile_through_registers(t.func, source, t.func.args()[0], t.func.args()[1], b, rows, t.columns,
+                                 t.rows);
+    schedule_scans_cuda(t);
+}
+
+void schedule_scans_cuda(TileScans t) {
+    for (const TileUpdate &u : t.updates)
+        t.func.update(u.index).reorder(u.along, u.across).gpu_threads(u.across).unroll(u.along);
+}
+
+void schedule_edge_pass_cuda(EdgePass &pass, Func source, int b, int rows) {
+    const std::vector<Var> a = pass.edges.args();  // i, s, tx, ty, c
+    pass.edges.compute_root()
+        .reorder(a[1], a[0], a[2], a[3], a[4])
+        .gpu_blocks(a[2], a[3], a[4])
+        .gpu_threads(a[0])
+        .unroll(a[1]);
+    pass.tile.func.compute_at(pass.edges, a[2]);
+    schedule_tile_cuda(pass.tile, source, b, rows);
+}
+
+// One thread per column (row) and chunk scans the chunk with its state in registers; one
+// per column (row) then runs the short scan over chunks. Unrolling the chunk (16·K steps of K
+// products) is what keeps the state in registers; beyond K = 4 it took LLVM minutes per
+// variant (K = 16: over 7 minutes) for orders whose speed matters less.
+void schedule_carry_cuda(CarryScan p, bool stored) {
+    const std::vector<Var> args = p.local.args();  // i, n, chunk, c
+    const bool unrolled = p.K <= 4;
+    Var io("io"), ii("ii");
+    p.local.compute_root()
+        .split(args[0], io, ii, 64, TailStrategy::GuardWithIf)
+        .reorder(args[1], ii, io, args[2], args[3])
+        .gpu_blocks(io, args[2], args[3])
+        .gpu_threads(ii);
+    p.within.compute_at(p.local, ii);
+    if (unrolled) {
+        p.local.unroll(args[1]);
+        p.within.update().unroll(p.within_steps.x).unroll(p.within_steps.y);
+    }
+    const std::vector<Var> cargs = p.chunk_state.args();  // i, n, c
+    p.chunk_state.compute_root();
+    p.chunk_state.update()
+        .split(cargs[0], io, ii, 64, TailStrategy::GuardWithIf)
+        .reorder(p.chunk_steps.x, p.chunk_steps.y, ii, io, cargs[2])
+        .gpu_blocks(io, cargs[2])
+        .gpu_threads(ii)
+        .unroll(p.chunk_steps.x);
+    if (stored) {
+        const std::vector<Var> fargs = p.func.args();  // i, s, t, c
+        p.func.compute_root()
+            .bound(fargs[1], 0, p.K)
+            .reorder(fargs[1], fargs[0], fargs[2], fargs[3])
+            .split(fargs[0], io, ii, 64, TailStrategy::GuardWithIf)
+            .gpu_blocks(io, fargs[2], fargs[3])
+            .gpu_threads(ii)
+            .unroll(fargs[1]);
+    }
+}
+
 void schedule_iir_tiled_cpu(IirTiledFuncs &f) {
-    const int b = f.b, lanes = 8;
-    Var tile("tile"), io("io"), ii("ii");
-    auto schedule_tile = [&](TileScans t) {
-        t.func.vectorize(t.func.args()[0], lanes, TailStrategy::GuardWithIf);
-        // Lanes of neighbouring columns (rows) scan in lockstep.
-        for (const TileUpdate &u : t.updates)
-            t.func.update(u.index)
-                .reorder(u.across, u.along)
-                .vectorize(u.across, lanes, TailStrategy::GuardWithIf);
-    };
-    for (EdgePass &pass : f.edge_passes) {
-        pass.edges.compute_root().reorder(f.i, f.s, f.tx, f.ty, f.c).fuse(f.ty, f.c, tile).parallel(tile);
-        pass.tile.func.compute_at(pass.edges, f.tx);
-        schedule_tile(pass.tile);
-    }
-    for (CarryScan p : carry_scans(f)) {
-        const std::vector<Var> args = p.local.args();  // i, n, chunk, c
-        Var chunk("chunk");
-        p.local.compute_root()
-            .split(args[0], io, ii, lanes, TailStrategy::GuardWithIf)
-            .reorder(ii, args[1], io, args[2], args[3])
-            .vectorize(ii)
-            .fuse(args[2], args[3], chunk)
-            .parallel(chunk);
-        const Var wi = p.within.args()[0];
-        p.within.compute_at(p.local, io);
-        p.within.update()
-            .reorder(wi, p.within_steps.x, p.within_steps.y)
-            .vectorize(wi, lanes, TailStrategy::GuardWithIf);
-        const std::vector<Var> cargs = p.chunk_state.args();  // i, n, c
-        p.chunk_state.compute_root();
-        p.chunk_state.update()
-            .split(cargs[0], io, ii, lanes, TailStrategy::GuardWithIf)
-            .reorder(ii, p.chunk_steps.x, p.chunk_steps.y, io, cargs[2])
-            .vectorize(ii)
-            .parallel(io);
-        // Always stored on the CPU: completed where it is read, order 3 (van Vliet σ = 4, 2048², 2
-        // cores) took 40.5 ms (algorithm 6), 160 ms (5), 48.6 ms (4); stored, 31.9, 47.1, 35.4.
-        {
-            const std::vector<Var> fargs = p.func.args();  // i, s, t, c
-            p.func.compute_root()
-                .bound(fargs[1], 0, p.K)
-                .reorder(fargs[0], fargs[1], fargs[2], fargs[3])
-                .vectorize(fargs[0], lanes, TailStrategy::GuardWithIf)
-                .parallel(fargs[2]);
-        }
-    }
+    const int b = f.b, lanes = kCpuLanes;
+    Var tile("tile");
+    auto schedule_tile = [&](TileScans t) { schedule_tile_cpu(t); };
+    for (EdgePass &pass : f.edge_passes) schedule_edge_pass_cpu(pass);
+    for (CarryScan p : carry_scans(f)) schedule_carry_cpu(p);
     for (Func feedbacks : {f.column_feedbacks, f.row_feedbacks})
         if (feedbacks.defined()) schedule_feedbacks_cpu(feedbacks);
     if (f.level.defined()) schedule_level_cpu(f.level);
@@ -113,60 +186,9 @@ void schedule_iir_tiled_cpu(IirTiledFuncs &f) {
 
 void schedule_iir_tiled_cuda(IirTiledFuncs &f, int rows) {
     const int b = f.b;
-    // A tile in shared memory; each scan one thread per column (row), the scan unrolled so the
-    // running values stay in registers and the seeds' selects fold away.
-    auto schedule_tile = [&](TileScans t) {
-        stage_tile_through_registers(t.func, f.samples, t.func.args()[0], t.func.args()[1], b, rows,
-                                     t.columns, t.rows);
-        for (const TileUpdate &u : t.updates)
-            t.func.update(u.index).reorder(u.along, u.across).gpu_threads(u.across).unroll(u.along);
-    };
-    for (EdgePass &pass : f.edge_passes) {
-        pass.edges.compute_root()
-            .reorder(f.s, f.i, f.tx, f.ty, f.c)
-            .gpu_blocks(f.tx, f.ty, f.c)
-            .gpu_threads(f.i)
-            .unroll(f.s);
-        pass.tile.func.compute_at(pass.edges, f.tx);
-        schedule_tile(pass.tile);
-    }
-    // One thread per column (row) and chunk scans the chunk with its state in registers; one
-    // per column (row) then runs the short scan over chunks. Unrolling the chunk (16·K steps of K
-    // products) is what keeps the state in registers; beyond K = 4 it took LLVM minutes per
-    // variant (K = 16: over 7 minutes) for orders whose speed matters less.
-    for (CarryScan p : carry_scans(f)) {
-        const std::vector<Var> args = p.local.args();  // i, n, chunk, c
-        const bool unrolled = p.K <= 4;
-        Var io("io"), ii("ii");
-        p.local.compute_root()
-            .split(args[0], io, ii, 64, TailStrategy::GuardWithIf)
-            .reorder(args[1], ii, io, args[2], args[3])
-            .gpu_blocks(io, args[2], args[3])
-            .gpu_threads(ii);
-        p.within.compute_at(p.local, ii);
-        if (unrolled) {
-            p.local.unroll(args[1]);
-            p.within.update().unroll(p.within_steps.x).unroll(p.within_steps.y);
-        }
-        const std::vector<Var> cargs = p.chunk_state.args();  // i, n, c
-        p.chunk_state.compute_root();
-        p.chunk_state.update()
-            .split(cargs[0], io, ii, 64, TailStrategy::GuardWithIf)
-            .reorder(p.chunk_steps.x, p.chunk_steps.y, ii, io, cargs[2])
-            .gpu_blocks(io, cargs[2])
-            .gpu_threads(ii)
-            .unroll(p.chunk_steps.x);
-        if (stored(f, p)) {
-            const std::vector<Var> fargs = p.func.args();  // i, s, t, c
-            p.func.compute_root()
-                .bound(fargs[1], 0, p.K)
-                .reorder(fargs[1], fargs[0], fargs[2], fargs[3])
-                .split(fargs[0], io, ii, 64, TailStrategy::GuardWithIf)
-                .gpu_blocks(io, fargs[2], fargs[3])
-                .gpu_threads(ii)
-                .unroll(fargs[1]);
-        }
-    }
+    auto schedule_tile = [&](TileScans t) { schedule_tile_cuda(t, f.samples, b, rows); };
+    for (EdgePass &pass : f.edge_passes) schedule_edge_pass_cuda(pass, f.samples, b, rows);
+    for (CarryScan p : carry_scans(f)) schedule_carry_cuda(p, stored(f, p));
     for (Func feedbacks : {f.column_feedbacks, f.row_feedbacks})
         if (feedbacks.defined()) schedule_feedbacks_cuda(feedbacks);
     if (f.level.defined()) schedule_level_cuda(f.level);

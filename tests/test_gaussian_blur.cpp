@@ -105,7 +105,8 @@ std::vector<Case> all_cases() {
     std::vector<Case> cases;
     for (DeviceChoice device : {DeviceChoice::cpu, DeviceChoice::cuda})
         for (GaussianMethod method : {GaussianMethod::deriche2, GaussianMethod::deriche4})
-            for (Algorithm algorithm : {Algorithm::rt, Algorithm::a4, Algorithm::a5, Algorithm::a6})
+            for (Algorithm algorithm :
+                 {Algorithm::rt, Algorithm::a2, Algorithm::a4, Algorithm::a5, Algorithm::a6})
                 cases.push_back({device, method, algorithm});
     return cases;
 }

@@ -77,7 +77,7 @@ std::vector<Case> all_cases() {
                 for (bool complex_poles : {false, true})
                     if (!(complex_poles && order == 1))
                         cases.push_back({device, Algorithm::rt, form, order, complex_poles});
-        for (Algorithm algorithm : {Algorithm::a4, Algorithm::a5, Algorithm::a6})
+        for (Algorithm algorithm : {Algorithm::a2, Algorithm::a4, Algorithm::a5, Algorithm::a6})
             for (int order = 1; order <= 8; order++)
                 for (bool complex_poles : {false, true})
                     if (!(complex_poles && order == 1))

@@ -42,8 +42,10 @@ void add_filter_options(CLI::App &command, FilterOptions &options) {
         .add_option(
             "--algorithm", options.algorithm,
             "How the image is traversed: rt (sequential scans, the baseline), 4, 5 or 6 (block-parallel, "
-            "Nehab et al.; docs/algorithms.md); auto picks 6, or rt for a boundary other than none")
-        ->check(CLI::IsMember({"auto", "rt", "4", "5", "6"}))
+            "overlapped: Nehab et al.; docs/algorithms.md), 2 (block-parallel, not overlapped: the "
+            "comparison "
+            "point, boundary none); auto picks 6")
+        ->check(CLI::IsMember({"auto", "rt", "2", "4", "5", "6"}))
         ->capture_default_str();
 }
 
