@@ -19,7 +19,7 @@ IirBlockedFuncs define_iir_blocked(Func input, Expr width, Expr height, Func out
     Var x = f.x = Var("x"), y = f.y = Var("y"), c = f.c = Var("c"), i = f.i = Var("i"), s = f.s = Var("s"),
         tx = f.tx = Var("tx"), ty = f.ty = Var("ty"), xi = f.xi = Var("xi"), yi = f.yi = Var("yi");
     const TiledLayout LV{b, vertical.state()}, LH{b, horizontal.state()};
-    const int KV = LV.K, KH = LH.K;
+    const int KV = LV.K;
     const Expr nx = (width + b - 1) / b, ny = (height + b - 1) / b;
     const Expr valid_x = width - tx * b, valid_y = height - ty * b;
 
