@@ -59,30 +59,49 @@ Func exact_feedbacks(const std::string &name, const CarryScan &P, const CarrySca
 }
 
 // The carries with the feedbacks' effect added: P(t) + Φ(t)·p, E(t) + Ψ_P(t)·p + Ψ_E(t)·e, and the
-// feedbacks themselves at the line's ends.
+// feedbacks themselves at the line's ends. Φ and Ψ_P vanish past the first `start_tiles` tiles and
+// Ψ_E before the last `end_tiles`, so only those tiles' corrections are computed and stored, in
+// `correction` (i, s, k, c): s < K the prologue's, else the epilogue's, of tile k (k < Ts) or
+// T − 2 − (k − Ts); the carries themselves are read as without exact boundaries. Storing the
+// corrected carries of every tile instead cost two kernels a dimension: at 8192² on the H100
+// (order 3, clamp) the rows' took 15.5 + 21.9 µs.
 Carries exact_carries(const CarryScan &P, const CarryScan &E, Func feedbacks, const TiledEdges &edges, int K,
-                      Expr tiles) {
+                      Expr tiles, Func &correction) {
     Func p = P.func, e = E.func, start = edges.start, end = edges.end;
-    Expr start_tiles = edges.start_tiles, end_tiles = edges.end_tiles;
+    const Expr start_tiles = edges.start_tiles, end_tiles = edges.end_tiles;
     auto from_start = [=](Expr i, Expr s, Expr t, Expr c, int column) {
         Expr sum = 0.0f;
         Expr row = clamp(t, 0, start_tiles - 1) * K + s;
         for (int k = 0; k < K; k++) sum += start(column + k, row) * feedbacks(k, i, c);
         return select(t < start_tiles, sum, 0.0f);
     };
-    auto prologue = [=](Expr i, Expr s, Expr t, Expr c) { return p(i, s, t, c) + from_start(i, s, t, c, 0); };
-    auto epilogue = [=](Expr i, Expr s, Expr t, Expr c) {
+    auto from_end = [=](Expr i, Expr s, Expr t, Expr c) {
         Expr u = tiles - 2 - t, sum = 0.0f;
         Expr row = clamp(u, 0, end_tiles - 1) * K + s;
         for (int k = 0; k < K; k++) sum += end(k, row) * feedbacks(K + k, i, c);
-        return e(i, s, t, c) + from_start(i, s, t, c, K) + select(u < end_tiles, sum, 0.0f);
+        return select(u < end_tiles, sum, 0.0f);
     };
-    // Stored (the schedule computes them once): every tile reads them, algorithms 5 and 6 b times
-    // per dot product.
-    Var i("i"), s("s"), t("t"), c("c");
+    Var i("i"), s("s"), k("k"), c("c"), t("t");
+    {
+        Expr tile = max(select(k < start_tiles, k, tiles - 2 - (k - start_tiles)), 0);
+        Expr epilogue_s = clamp(s - K, 0, K - 1);
+        correction = Func(P.func.name() + "_correction");
+        correction(i, s, k, c) =
+            select(s < K, from_start(i, min(s, K - 1), tile, c, 0),
+                   from_start(i, epilogue_s, tile, c, K) + from_end(i, epilogue_s, tile, c));
+    }
+    // Tile t's correction, where it has one.
+    auto corrected = [=](Expr i, Expr s, Expr t, Expr c) {
+        Expr u = tiles - 2 - t;
+        Expr at = clamp(select(t < start_tiles, t, start_tiles + u), 0, start_tiles + end_tiles - 1);
+        return select(t < start_tiles || (u >= 0 && u < end_tiles), correction(i, s, at, c), 0.0f);
+    };
     Func before(P.func.name() + "_exact"), after(E.func.name() + "_exact");
-    before(i, s, t, c) = select(t > 0, prologue(i, s, max(t - 1, 0), c), feedbacks(clamp(s, 0, K - 1), i, c));
-    after(i, s, t, c) = select(t == tiles - 1, feedbacks(K + clamp(s, 0, K - 1), i, c), epilogue(i, s, t, c));
+    Expr previous = max(t - 1, 0);
+    before(i, s, t, c) = select(t > 0, p(i, s, previous, c) + corrected(i, s, previous, c),
+                                feedbacks(clamp(s, 0, K - 1), i, c));
+    after(i, s, t, c) = select(t == tiles - 1, feedbacks(K + clamp(s, 0, K - 1), i, c),
+                               e(i, s, t, c) + corrected(i, K + s, t, c));
     return {[=](Expr i, Expr s, Expr t, Expr c) { return before(i, s, t, c); },
             [=](Expr i, Expr s, Expr t, Expr c) { return after(i, s, t, c); }, before, after};
 }
@@ -179,9 +198,10 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
             "column_feedbacks", f.column_prologue, f.column_epilogue, column_p, column_e, vertical_table, LV,
             ny, exact_edges->vertical.matrix, [&](Expr i, Expr c) { return f.samples(i, 0, c); },
             [&](Expr i, Expr c) { return f.samples(i, height - 1, c); });
+        Func correction;
         columns = exact_carries(f.column_prologue, f.column_epilogue, f.column_feedbacks,
-                                exact_edges->vertical, KV, ny);
-        f.exact_carries.insert(f.exact_carries.end(), {columns.read_before, columns.read_after});
+                                exact_edges->vertical, KV, ny, correction);
+        f.edge_corrections.push_back(correction);
     }
     f.column_carries_read = {columns.read_before, columns.read_after};
     Seeds column_seeds{
@@ -256,9 +276,10 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
             "row_feedbacks", f.row_prologue, f.row_epilogue, row_p, row_e, horizontal_table, LH, nx,
             exact_edges->horizontal.matrix, [=](Expr y, Expr c) { return edge_sample(y, c, 0); },
             [=](Expr y, Expr c) { return edge_sample(y, c, 1); });
-        rows =
-            exact_carries(f.row_prologue, f.row_epilogue, f.row_feedbacks, exact_edges->horizontal, KH, nx);
-        f.exact_carries.insert(f.exact_carries.end(), {rows.read_before, rows.read_after});
+        Func correction;
+        rows = exact_carries(f.row_prologue, f.row_epilogue, f.row_feedbacks, exact_edges->horizontal, KH, nx,
+                             correction);
+        f.edge_corrections.push_back(correction);
     }
     Seeds row_seeds{[&, rows](Expr across, Expr st) { return rows.before(ty * b + across, st, tx, c); },
                     [&, rows](Expr across, Expr st) { return rows.after(ty * b + across, st, tx, c); }};

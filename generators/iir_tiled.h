@@ -59,10 +59,11 @@ struct IirTiledFuncs {
     Halide::Func column_effect;  // algorithms 5, 6: (u, v, tx, ty, c) the column carries' dot products
     int column_states = 0, row_states = 0;         // extents of u and v: 2K of each dimension
     Halide::Func column_feedbacks, row_feedbacks;  // exact boundaries: (s, i, c), s ∈ [0, 2K)
-    // Exact boundaries: the carries entering each tile, (i, s, t, c), feedbacks added (columns
-    // before and after, then rows).
-    std::vector<Halide::Func> exact_carries;
-    // The column carries the dot products read: the completed ones, or the exact ones.
+    // Exact boundaries: what the feedbacks add to the carries of the first and last tiles,
+    // (i, s, k, c), s ∈ [0, 2K) (iir_tiled.cpp, exact_carries); the columns', then the rows'.
+    std::vector<Halide::Func> edge_corrections;
+    // The column carries the dot products read: the completed ones, or with exact boundaries
+    // those plus the corrections (inline).
     std::vector<Halide::Func> column_carries_read;
     TileScans final_tile;
     // Exact boundaries: the last tile row and column scanned again as the image's end requires,

@@ -19,14 +19,11 @@ std::vector<CarryScan> carry_scans(const IirTiledFuncs &f) {
 // Read inline, each use costs K products: free at K ≤ 4 where it is read once per row or column
 // of a tile, and a kernel less (at K = 16 the inlined expressions took Halide over 5 minutes to
 // compile). The column carries of algorithms 5 and 6 are also read b times per dot product.
-// With exact boundaries the column carries' corrected copies (f.exact_carries) are what the tiles
-// and the dot products read, and are stored; the carries themselves are then read only by those
-// copies, the feedbacks and the epilogue's scan, and are completed where read. H100, 8192², clamp:
-// stored as well, order 1 took 0.559 ms, order 3 0.953; completed where read, 0.535 and 0.950.
+// With exact boundaries the same: the tiles and dot products read them plus a small stored
+// correction of the first and last tiles (f.edge_corrections).
 bool stored(const IirTiledFuncs &f, const CarryScan &p) {
     const bool column =
         p.func.name() == f.column_prologue.func.name() || p.func.name() == f.column_epilogue.func.name();
-    if (column && !f.exact_carries.empty()) return p.K > 4;
     return p.K > 4 || (f.algorithm != 4 && column);
 }
 
@@ -156,9 +153,9 @@ void schedule_iir_tiled_cpu(IirTiledFuncs &f) {
     for (Func feedbacks : {f.column_feedbacks, f.row_feedbacks})
         if (feedbacks.defined()) schedule_feedbacks_cpu(feedbacks);
     if (f.level.defined()) schedule_level_cpu(f.level);
-    for (Func carry : f.exact_carries) {
-        const std::vector<Var> a = carry.args();  // i, s, t, c
-        carry.compute_root().vectorize(a[0], lanes, TailStrategy::GuardWithIf).parallel(a[2]);
+    for (Func correction : f.edge_corrections) {
+        const std::vector<Var> a = correction.args();  // i, s, k, c
+        correction.compute_root().vectorize(a[0], lanes, TailStrategy::GuardWithIf).parallel(a[2]);
     }
     if (f.algorithm == 6)
         f.column_effect.compute_root()
@@ -192,18 +189,16 @@ void schedule_iir_tiled_cuda(IirTiledFuncs &f, int rows) {
     for (Func feedbacks : {f.column_feedbacks, f.row_feedbacks})
         if (feedbacks.defined()) schedule_feedbacks_cuda(feedbacks);
     if (f.level.defined()) schedule_level_cuda(f.level);
-    // The exact carries are stored, four short kernels. Fusing each dimension's two with
-    // compute_with hit an internal error of Halide 14 (PartitionLoops, GPU loops under guards).
-    // Tried for the rows' (n ≥ 2): completed where the output pass
-    // reads them, H100, 8192², clamp: order 3 0.953 → 0.964 ms (the output kernel 315 → 359 µs
-    // against the copies' 37 µs), order 1 0.535 → 0.561.
-    for (size_t n = 0; n < f.exact_carries.size(); n++) {
-        Func carry = f.exact_carries[n];
-        const std::vector<Var> a = carry.args();  // i, s, t, c
-        const int K = n < 2 ? f.column_states / 2 : f.row_states / 2;
+    // The corrections of the first and last tiles' carries, one short kernel per dimension. The
+    // corrected carries of every tile, stored instead (a kernel per dimension and side), took 103 µs
+    // more than `none` in all (order 3, 8192², H100, clamp: 0.950 against 0.847 ms).
+    for (size_t n = 0; n < f.edge_corrections.size(); n++) {
+        Func correction = f.edge_corrections[n];
+        const std::vector<Var> a = correction.args();  // i, s, k, c
+        const int states = n == 0 ? f.column_states : f.row_states;
         Var io("io"), ii("ii");
-        carry.compute_root()
-            .bound(a[1], 0, K)
+        correction.compute_root()
+            .bound(a[1], 0, states)
             .reorder(a[1], a[0], a[2], a[3])
             .split(a[0], io, ii, 64, TailStrategy::GuardWithIf)
             .gpu_blocks(io, a[2], a[3])
