@@ -31,6 +31,10 @@ namespace cascade {
 struct EdgePass {
     Halide::Func edges;  // (i, s, tx, ty, c): carry s of row or column i of the tile
     TileScans tile;
+    // Exact boundaries, algorithm 4's second pass: the last tile row and column scanned again as
+    // the image's end requires, by the update of `edges` over `last_strip` (i, s, k), k as below.
+    TileScans last_tile;
+    Halide::RDom last_strip;
 };
 
 // Exact boundaries (runtime/boundary.h) of one dimension, its run-time tables: `matrix`
@@ -62,6 +66,9 @@ struct IirTiledFuncs {
     // Exact boundaries: what the feedbacks add to the carries of the first and last tiles,
     // (i, s, k, c), s ∈ [0, 2K) (iir_tiled.cpp, exact_carries); the columns', then the rows'.
     std::vector<Halide::Func> edge_corrections;
+    // Whether they also hold the feedbacks (one kernel computes both): algorithm 4 only, as
+    // measured (schedules/tiled_schedule.cpp).
+    bool feedbacks_in_corrections = false;
     // The column carries the dot products read: the completed ones, or with exact boundaries
     // those plus the corrections (inline).
     std::vector<Halide::Func> column_carries_read;

@@ -47,6 +47,12 @@ void schedule_edge_pass_cpu(EdgePass &pass) {
     pass.edges.compute_root().reorder(a[0], a[1], a[2], a[3], a[4]).fuse(a[3], a[4], tile).parallel(tile);
     pass.tile.func.compute_at(pass.edges, a[2]);
     schedule_tile_cpu(pass.tile);
+    if (pass.last_tile.func.defined()) {
+        // Tiles of the L are disjoint (the corner is in the row only).
+        pass.edges.update(0).allow_race_conditions().parallel(pass.last_strip.z);
+        pass.last_tile.func.compute_at(pass.edges, pass.last_strip.z);
+        schedule_tile_cpu(pass.last_tile);
+    }
 }
 
 void schedule_carry_cpu(CarryScan p) {
@@ -104,6 +110,19 @@ void schedule_edge_pass_cuda(EdgePass &pass, Func source, int b, int rows) {
         .unroll(a[1]);
     pass.tile.func.compute_at(pass.edges, a[2]);
     schedule_tile_cuda(pass.tile, source, b, rows);
+    if (pass.last_tile.func.defined()) {
+        // One tile of the L per block, as the tiles above; they are disjoint.
+        const RDom &r = pass.last_strip;
+        pass.edges.update(0)
+            .allow_race_conditions()
+            .reorder(r.y, r.x, r.z, a[4])
+            .gpu_blocks(r.z, a[4])
+            .gpu_threads(r.x)
+            .unroll(r.y);
+        compute_one_tile_at(pass.last_tile.func, pass.edges, r.z, pass.last_tile.columns,
+                            staged_rows(pass.last_tile.rows, rows));
+        schedule_tile_cuda(pass.last_tile, source, b, rows);
+    }
 }
 
 // One thread per column (row) and chunk scans the chunk with its state in registers; one
@@ -186,14 +205,22 @@ void schedule_iir_tiled_cuda(IirTiledFuncs &f, int rows) {
     auto schedule_tile = [&](TileScans t) { schedule_tile_cuda(t, f.samples, b, rows); };
     for (EdgePass &pass : f.edge_passes) schedule_edge_pass_cuda(pass, f.samples, b, rows);
     for (CarryScan p : carry_scans(f)) schedule_carry_cuda(p, stored(f, p));
-    for (Func feedbacks : {f.column_feedbacks, f.row_feedbacks})
-        if (feedbacks.defined()) schedule_feedbacks_cuda(feedbacks);
+    if (!f.feedbacks_in_corrections)
+        for (Func feedbacks : {f.column_feedbacks, f.row_feedbacks})
+            if (feedbacks.defined()) schedule_feedbacks_cuda(feedbacks);
     if (f.level.defined()) schedule_level_cuda(f.level);
-    // The corrections of the first and last tiles' carries, one short kernel per dimension. The
-    // corrected carries of every tile, stored instead (a kernel per dimension and side), took 103 µs
-    // more than `none` in all (order 3, 8192², H100, clamp: 0.950 against 0.847 ms).
+    // The corrections of the first and last tiles' carries, one short kernel per dimension; for
+    // algorithm 4 with the feedbacks they come from, one thread per line computing its feedbacks,
+    // then its corrections. H100, 8192², clamp, against none (same call, two runs):
+    //   feedbacks and corrections in kernels of their own (5.8 and 3.7 µs a dimension): 4-order3
+    //   +10.1%, 6-order3 +8.4%, 6-order1 −0.4%;
+    //   in one kernel (6.7 µs): 4-order3 +7.9%, 6-order3 +9.4%, 6-order1 +5.2% (algorithm 6's
+    //   output pass 38 µs slower at order 1, not the corrections: not understood);
+    //   the corrected carries of every tile stored instead (a kernel per dimension and side):
+    //   4-order3 +14.2%, 6-order3 +12.2%.
     for (size_t n = 0; n < f.edge_corrections.size(); n++) {
         Func correction = f.edge_corrections[n];
+        Func feedbacks = n == 0 ? f.column_feedbacks : f.row_feedbacks;
         const std::vector<Var> a = correction.args();  // i, s, k, c
         const int states = n == 0 ? f.column_states : f.row_states;
         Var io("io"), ii("ii");
@@ -201,9 +228,17 @@ void schedule_iir_tiled_cuda(IirTiledFuncs &f, int rows) {
             .bound(a[1], 0, states)
             .reorder(a[1], a[0], a[2], a[3])
             .split(a[0], io, ii, 64, TailStrategy::GuardWithIf)
-            .gpu_blocks(io, a[2], a[3])
             .gpu_threads(ii)
             .unroll(a[1]);
+        if (f.feedbacks_in_corrections) {
+            // The tiles' loop inside the thread, after its line's feedbacks.
+            correction.reorder(a[1], a[2], ii, io, a[3]).gpu_blocks(io, a[3]);
+            feedbacks.compute_at(correction, ii)
+                .bound(feedbacks.args()[0], 0, states)
+                .unroll(feedbacks.args()[0]);
+        } else {
+            correction.gpu_blocks(io, a[2], a[3]);
+        }
     }
     if (f.algorithm == 6) {
         Var to("to"), ti("ti");
