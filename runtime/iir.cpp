@@ -117,8 +117,10 @@ VariantChoice choose_variant(const Filter2D &filter, Form form, Algorithm algori
     const bool exact = boundary != Boundary::none;
     if (algorithm == Algorithm::automatic) algorithm = Algorithm::a6;
     // Algorithm 5 does the column carries' dot products inside the rows' serial step; its exact
-    // variant gave wrong rows on the H100 (not on the CPU) and ran 30x slower there, so it is not
-    // built: algorithm 6 is algorithm 5 with those products done in parallel first.
+    // variant gave wrong rows on the H100 (not on the CPU) and ran 30x slower there; with the
+    // corrections of the edge tiles only (iir_tiled.cpp) its CPU build stops Halide 14 with a
+    // floating-point exception while lowering. So it is not built: algorithm 6 is algorithm 5 with
+    // those products done in parallel first.
     if (exact && algorithm == Algorithm::a5)
         throw Error(std::string("boundary '") + boundary_name(boundary) +
                     "' runs with algorithms rt, 4 and 6 (6 is 5 with its dot products in parallel); "
