@@ -1,7 +1,12 @@
 // A separable FIR with run-time taps: 2·radius+1 taps down the columns, then as many along the
-// rows, the image zero outside (boundary `none`). It runs the numerators of Deriche's Gaussians
-// (runtime/deriche.h) ahead of the all-pole passes; a shorter filter runs zero-padded.
+// rows, the image zero outside (`extension` zero, boundary `none`) or extended periodically, by
+// half-sample symmetry (reflect) or by whole-sample symmetry (mirror), as runtime/boundary.h
+// defines them. It runs the numerators of Deriche's Gaussians (runtime/deriche.h) ahead of the
+// all-pole passes; a shorter filter runs zero-padded.
 #include <Halide.h>
+
+#include <stdexcept>
+#include <string>
 
 #include "schedules/fir_schedule.h"
 
@@ -12,6 +17,7 @@ using namespace Halide;
 class Fir : public Generator<Fir> {
 public:
     GeneratorParam<int> radius{"radius", 4, 0, 16};
+    GeneratorParam<std::string> extension{"extension", "zero"};  // zero, periodic, reflect, mirror
 
     Input<Buffer<float>> input{"input", 3};
     Input<Buffer<float>> taps_y{"taps_y", 1};  // taps_y(k) weighs the sample k − radius rows away
@@ -21,16 +27,33 @@ public:
     void generate() {
         Var x("x"), y("y"), c("c");
         Expr width = input.dim(0).extent(), height = input.dim(1).extent();
-        // Zero outside the image; the clamp keeps the loads inside the buffer.
-        Func zero("zero");
-        zero(x, y, c) = select(x >= 0 && x < width && y >= 0 && y < height,
-                               input(clamp(x, 0, width - 1), clamp(y, 0, height - 1), c), 0.0f);
+        // The image's extension; the clamps keep the loads inside the buffer where bounds inference
+        // cannot see it.
+        Func zero("extended");
+        const std::string mode = extension;
+        if (mode == "zero") {
+            zero(x, y, c) = select(x >= 0 && x < width && y >= 0 && y < height,
+                                   input(clamp(x, 0, width - 1), clamp(y, 0, height - 1), c), 0.0f);
+        } else {
+            if (mode != "periodic" && mode != "reflect" && mode != "mirror")
+                throw std::invalid_argument("extension is zero, periodic, reflect or mirror");
+            // Halide's % is Euclidean: never negative.
+            auto fold = [&](Expr i, Expr n) -> Expr {
+                if (mode == "periodic") return i % n;
+                Expr period = mode == "reflect" ? 2 * n : max(2 * n - 2, 1);
+                Expr m = i % period;
+                return select(m < n, m, period - (mode == "reflect" ? 1 : 0) - m);
+            };
+            zero(x, y, c) =
+                input(clamp(fold(x, width), 0, width - 1), clamp(fold(y, height), 0, height - 1), c);
+        }
         const int r = radius;
         Func vertical("vertical");
         Expr down = 0.0f, across = 0.0f;
         for (int k = 0; k <= 2 * r; k++) down += taps_y(k) * zero(x, y + k - r, c);
         vertical(x, y, c) = down;
-        // Columns past the edges are zero because `zero` is: the row pass needs no select.
+        // Columns past the edges hold the extension's columns because `extended` does: the row
+        // pass needs no select.
         for (int k = 0; k <= 2 * r; k++) across += taps_x(k) * vertical(x + k - r, y, c);
         output(x, y, c) = across;
 

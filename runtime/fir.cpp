@@ -28,9 +28,16 @@ std::vector<float> padded(const std::vector<double> &taps, int radius) {
 
 }  // namespace
 
-FirPlan::FirPlan(const SeparableFir &fir, Device device) {
+FirPlan::FirPlan(const SeparableFir &fir, Device device, Boundary extension) {
     const int radius = std::max(radius_of(fir.vertical), radius_of(fir.horizontal));
-    variant_ = &find_variant("fir", radius, device);
+    std::string name = "fir";
+    if (extension == Boundary::periodic || extension == Boundary::reflect || extension == Boundary::mirror) {
+        name += std::string("_") + boundary_name(extension);
+    } else if (extension != Boundary::none) {
+        throw Error(std::string("the FIR extends the image by none, periodic, reflect or mirror, not ") +
+                    boundary_name(extension));
+    }
+    variant_ = &find_variant(name, radius, device);
     vertical_ = padded(fir.vertical, variant_->order);
     horizontal_ = padded(fir.horizontal, variant_->order);
     vertical_buffer_ = Halide::Runtime::Buffer<float>(vertical_.data(), int(vertical_.size()));

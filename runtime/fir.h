@@ -1,10 +1,12 @@
 #pragma once
-// Separable FIR filtering with run-time taps, the image zero outside (boundary `none`): the
-// numerator pass of the Gaussians in cascade form (runtime/deriche.h).
+// Separable FIR filtering with run-time taps, the image zero outside (boundary `none`) or extended
+// periodically, by `reflect` or by `mirror` (runtime/boundary.h): the numerator pass of the
+// Gaussians in cascade form (runtime/deriche.h).
 #include <HalideBuffer.h>
 
 #include <vector>
 
+#include "boundary.h"
 #include "device.h"
 #include "image.h"
 #include "pipeline_call.h"
@@ -20,10 +22,10 @@ struct SeparableFir {
 
 // The taps bound to the variant that runs them (the smallest radius ≥ theirs, zero-padded).
 // Throws cascade::Error for even or empty tap lists, non-finite taps, or when the build has no
-// variant that wide.
+// variant that wide, or for an extension other than none, periodic, reflect and mirror.
 class FirPlan {
 public:
-    FirPlan(const SeparableFir &fir, Device device);
+    FirPlan(const SeparableFir &fir, Device device, Boundary extension = Boundary::none);
 
     // On W×H×C float32 buffers where the caller keeps them (host, or device for a CUDA plan):
     // results stay where the pipeline leaves them.

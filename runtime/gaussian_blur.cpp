@@ -108,10 +108,19 @@ GaussianPlan::GaussianPlan(const GaussianDesign &design, int width, int height, 
     : device_(device) {
     if (width < 1 || height < 1 || channels < 1) throw Error("the input image is empty");
     require_own_traversal(design.method, algorithm);
-    // Deriche's numerator pass and the two-way filter see zeros past the edges.
-    if (boundary != Boundary::none && design.method != GaussianMethod::vanvliet)
-        throw Error(std::string("boundary '") + boundary_name(boundary) + "' is exact for method vanvliet; " +
-                    gaussian_method_name(design.method) + " takes boundary none");
+    // Deriche's numerator is a symmetric FIR: filtering the periodic, reflected or mirrored image
+    // gives the same extension of its result, so the all-pole passes' exact boundary of that
+    // extension completes the exact filter. Under zero and clamp the numerator's result is not
+    // that extension within its radius of the edges. The two-way filter sees zeros past them.
+    const bool commutes =
+        boundary == Boundary::periodic || boundary == Boundary::reflect || boundary == Boundary::mirror;
+    const bool deriche =
+        design.method == GaussianMethod::deriche2 || design.method == GaussianMethod::deriche4;
+    if (boundary != Boundary::none && design.method != GaussianMethod::vanvliet && !(deriche && commutes))
+        throw Error(
+            std::string("boundary '") + boundary_name(boundary) + "' is exact for method vanvliet; " +
+            gaussian_method_name(design.method) + " takes boundary none" +
+            (deriche ? ", periodic, reflect or mirror (its numerator commutes with those only)" : ""));
     if (samples != SampleType::f32 && design.method != GaussianMethod::vanvliet)
         throw Error(std::string(gaussian_method_name(design.method)) + " filters float32 samples; " +
                     sample_name(samples) + " ones are converted inside vanvliet's pipeline only");
@@ -120,7 +129,7 @@ GaussianPlan::GaussianPlan(const GaussianDesign &design, int width, int height, 
         return;
     }
     const std::vector<double> &taps = design.parts.taps;
-    if (taps.size() > 1) fir_ = std::make_unique<FirPlan>(SeparableFir{taps, taps}, device);
+    if (taps.size() > 1) fir_ = std::make_unique<FirPlan>(SeparableFir{taps, taps}, device, boundary);
     iir_ = std::make_unique<IirPlan>(Filter2D{design.parts.pass, design.parts.pass}, width, height, form,
                                      algorithm, device, boundary, samples);
     if (fir_) numerator_ = intermediate(width, height, channels, device);
