@@ -24,7 +24,15 @@ public:
     Input<Buffer<float>> taps_x{"taps_x", 1};
     Output<Buffer<float>> output{"output", 3};
 
+private:
+    Func column_of, row_of;  // with an extension: the column (row) each coordinate reads
+
+public:
     void generate() {
+        if (std::string(extension) != "zero") {
+            column_of = Func("column_of");
+            row_of = Func("row_of");
+        }
         Var x("x"), y("y"), c("c");
         Expr width = input.dim(0).extent(), height = input.dim(1).extent();
         // The image's extension; the clamps keep the loads inside the buffer where bounds inference
@@ -42,10 +50,16 @@ public:
                 if (mode == "periodic") return i % n;
                 Expr period = mode == "reflect" ? 2 * n : max(2 * n - 2, 1);
                 Expr m = i % period;
-                return select(m < n, m, period - (mode == "reflect" ? 1 : 0) - m);
+                return clamp(select(m < n, m, period - (mode == "reflect" ? 1 : 0) - m), 0, n - 1);
             };
-            zero(x, y, c) =
-                input(clamp(fold(x, width), 0, width - 1), clamp(fold(y, height), 0, height - 1), c);
+            // The folded coordinates, once per column and row (stored): folded at every tap load
+            // (two integer remainders each), deriche4 with these boundaries took 2.09–2.16 ms at
+            // 8192² on the H100 against 1.60 for none; stored, 1.62–1.63. Halide's
+            // BoundaryConditions (the inside split off as likely) took 2.23–2.48.
+            Var i("i");
+            column_of(i) = fold(i, width);
+            row_of(i) = fold(i, height);
+            zero(x, y, c) = input(clamp(column_of(x), 0, width - 1), clamp(row_of(y), 0, height - 1), c);
         }
         const int r = radius;
         Func vertical("vertical");
@@ -61,8 +75,14 @@ public:
         taps_x.dim(0).set_bounds(0, 2 * r + 1);
         if (get_target().has_gpu_feature()) {
             cascade::schedule_fir_cuda(vertical, output);
+            if (column_of.defined())
+                for (Func f : {column_of, row_of})
+                    f.compute_root().gpu_tile(f.args()[0], Var("block"), Var("thread"), 64,
+                                              TailStrategy::GuardWithIf);
         } else {
             cascade::schedule_fir_cpu(vertical, output);
+            if (column_of.defined())
+                for (Func f : {column_of, row_of}) f.compute_root();
         }
     }
 };
