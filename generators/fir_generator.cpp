@@ -24,24 +24,19 @@ public:
     Input<Buffer<float>> taps_x{"taps_x", 1};
     Output<Buffer<float>> output{"output", 3};
 
-private:
-    Func column_of, row_of;  // with an extension: the column (row) each coordinate reads
-
-public:
     void generate() {
-        if (std::string(extension) != "zero") {
-            column_of = Func("column_of");
-            row_of = Func("row_of");
-        }
         Var x("x"), y("y"), c("c");
         Expr width = input.dim(0).extent(), height = input.dim(1).extent();
         // The image's extension; the clamps keep the loads inside the buffer where bounds inference
         // cannot see it.
-        Func zero("extended");
+        Func extended("extended");
+        // With an extension: the column (row) each coordinate reads.
+        Func column_of("column_of"), row_of("row_of");
         const std::string mode = extension;
-        if (mode == "zero") {
-            zero(x, y, c) = select(x >= 0 && x < width && y >= 0 && y < height,
-                                   input(clamp(x, 0, width - 1), clamp(y, 0, height - 1), c), 0.0f);
+        const bool folded = mode != "zero";
+        if (!folded) {
+            extended(x, y, c) = select(x >= 0 && x < width && y >= 0 && y < height,
+                                       input(clamp(x, 0, width - 1), clamp(y, 0, height - 1), c), 0.0f);
         } else {
             if (mode != "periodic" && mode != "reflect" && mode != "mirror")
                 throw std::invalid_argument("extension is zero, periodic, reflect or mirror");
@@ -50,7 +45,7 @@ public:
                 if (mode == "periodic") return i % n;
                 Expr period = mode == "reflect" ? 2 * n : max(2 * n - 2, 1);
                 Expr m = i % period;
-                return clamp(select(m < n, m, period - (mode == "reflect" ? 1 : 0) - m), 0, n - 1);
+                return select(m < n, m, period - (mode == "reflect" ? 1 : 0) - m);
             };
             // The folded coordinates, once per column and row (stored): folded at every tap load
             // (two integer remainders each), deriche4 with these boundaries took 2.09–2.16 ms at
@@ -59,12 +54,12 @@ public:
             Var i("i");
             column_of(i) = fold(i, width);
             row_of(i) = fold(i, height);
-            zero(x, y, c) = input(clamp(column_of(x), 0, width - 1), clamp(row_of(y), 0, height - 1), c);
+            extended(x, y, c) = input(clamp(column_of(x), 0, width - 1), clamp(row_of(y), 0, height - 1), c);
         }
         const int r = radius;
         Func vertical("vertical");
         Expr down = 0.0f, across = 0.0f;
-        for (int k = 0; k <= 2 * r; k++) down += taps_y(k) * zero(x, y + k - r, c);
+        for (int k = 0; k <= 2 * r; k++) down += taps_y(k) * extended(x, y + k - r, c);
         vertical(x, y, c) = down;
         // Columns past the edges hold the extension's columns because `extended` does: the row
         // pass needs no select.
@@ -75,13 +70,13 @@ public:
         taps_x.dim(0).set_bounds(0, 2 * r + 1);
         if (get_target().has_gpu_feature()) {
             cascade::schedule_fir_cuda(vertical, output);
-            if (column_of.defined())
+            if (folded)
                 for (Func f : {column_of, row_of})
                     f.compute_root().gpu_tile(f.args()[0], Var("block"), Var("thread"), 64,
                                               TailStrategy::GuardWithIf);
         } else {
             cascade::schedule_fir_cpu(vertical, output);
-            if (column_of.defined())
+            if (folded)
                 for (Func f : {column_of, row_of}) f.compute_root();
         }
     }
