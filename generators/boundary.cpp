@@ -15,6 +15,16 @@ Expr sample(Func f, Dim dim, Expr position, Expr across, Expr c, Expr extent) {
 
 }  // namespace
 
+WithMargin with_margin(Func input, Type type, Expr width, Expr height, Expr margin, Expr clamped) {
+    Var x("x"), y("y"), c("c");
+    Func samples("with_margin");
+    Expr inside = x >= margin && x < width + margin && y >= margin && y < height + margin;
+    samples(x, y, c) =
+        select(inside || clamped, input(clamp(x - margin, 0, width - 1), clamp(y - margin, 0, height - 1), c),
+               Internal::make_zero(type));
+    return {samples, width + 2 * margin, height + 2 * margin};
+}
+
 Func image_level(Func samples, Expr width, Expr height) {
     constexpr int grid = 8;
     Var c("c");

@@ -31,6 +31,22 @@ constexpr const char *kLevelGainInput = "level_gain";
 // constant image stays constant, and any image's rounding scales with its distance from its mean.
 Halide::Func image_level(Halide::Func samples, Halide::Expr width, Halide::Expr height);
 
+// The run-time scalars every exact variant also takes: it filters the image extended by `margin`
+// samples past each edge — zeros, or with `margin_clamped` the edge samples repeated — and writes
+// that larger image. Under the zero and clamp extensions that is the exact filter there too, which
+// a filter run after it reads past the image's edges (Deriche's numerator, runtime/gaussian_blur.cpp).
+constexpr const char *kMarginInput = "margin";
+constexpr const char *kMarginClampedInput = "margin_clamped";
+
+// `input` (W×H) seen with its margin: sample (x, y) of the result is (x − margin, y − margin) of
+// the extension; the result is (W + 2·margin)×(H + 2·margin).
+struct WithMargin {
+    Halide::Func samples;
+    Halide::Expr width, height;
+};
+WithMargin with_margin(Halide::Func input, Halide::Type type, Halide::Expr width, Halide::Expr height,
+                       Halide::Expr margin, Halide::Expr clamped);
+
 // The names of an exact variant's six table inputs, in the order the runtime passes them:
 // boundary_{y,x}_{matrix,start,end} (runtime/iir.cpp binds them by these names).
 std::vector<std::string> boundary_input_names();

@@ -1,8 +1,9 @@
 // A separable FIR with run-time taps: 2·radius+1 taps down the columns, then as many along the
 // rows, the image zero outside (`extension` zero, boundary `none`) or extended periodically, by
 // half-sample symmetry (reflect) or by whole-sample symmetry (mirror), as runtime/boundary.h
-// defines them. It runs the numerators of Deriche's Gaussians (runtime/deriche.h) ahead of the
-// all-pole passes; a shorter filter runs zero-padded.
+// defines them, or (`margin`) read from an input that holds `radius` samples past each edge (its
+// buffer's min at −radius). It runs the numerators of Deriche's Gaussians (runtime/deriche.h) ahead
+// of the all-pole passes, or after them from their margin; a shorter filter runs zero-padded.
 #include <Halide.h>
 
 #include <stdexcept>
@@ -17,7 +18,7 @@ using namespace Halide;
 class Fir : public Generator<Fir> {
 public:
     GeneratorParam<int> radius{"radius", 4, 0, 16};
-    GeneratorParam<std::string> extension{"extension", "zero"};  // zero, periodic, reflect, mirror
+    GeneratorParam<std::string> extension{"extension", "zero"};  // zero, periodic, reflect, mirror, margin
 
     Input<Buffer<float>> input{"input", 3};
     Input<Buffer<float>> taps_y{"taps_y", 1};  // taps_y(k) weighs the sample k − radius rows away
@@ -33,13 +34,15 @@ public:
         // With an extension: the column (row) each coordinate reads.
         Func column_of("column_of"), row_of("row_of");
         const std::string mode = extension;
-        const bool folded = mode != "zero";
-        if (!folded) {
+        const bool folded = mode != "zero" && mode != "margin";
+        if (mode == "margin") {
+            extended(x, y, c) = input(x, y, c);
+        } else if (!folded) {
             extended(x, y, c) = select(x >= 0 && x < width && y >= 0 && y < height,
                                        input(clamp(x, 0, width - 1), clamp(y, 0, height - 1), c), 0.0f);
         } else {
             if (mode != "periodic" && mode != "reflect" && mode != "mirror")
-                throw std::invalid_argument("extension is zero, periodic, reflect or mirror");
+                throw std::invalid_argument("extension is zero, periodic, reflect, mirror or margin");
             // Halide's % is Euclidean: never negative.
             auto fold = [&](Expr i, Expr n) -> Expr {
                 if (mode == "periodic") return i % n;

@@ -38,11 +38,13 @@ public:
     Input<float[]> feedback_x{"feedback_x"};
     Output<Buffer<float>> output{"output", 3};
 
-    // With `exact`: boundary_{y,x}_{matrix,start,end}, the tables of runtime/boundary.h, and with
-    // `level` level_gain.
+    // With `exact`: boundary_{y,x}_{matrix,start,end}, the tables of runtime/boundary.h, the
+    // margin (generators/boundary.h) and with `level` level_gain.
     void configure() {
         if (!exact) return;
         if (level) level_gain = add_input<float>(cascade::kLevelGainInput);
+        margin = add_input<int>(cascade::kMarginInput);
+        margin_clamped = add_input<bool>(cascade::kMarginClampedInput);
         for (const std::string &name : cascade::boundary_input_names())
             boundary_inputs.push_back(add_input<Buffer<float>>(name, 2));
     }
@@ -54,14 +56,21 @@ public:
 
         std::vector<Pass> passes;
         Func current = input;
+        if (exact) {
+            const cascade::WithMargin image =
+                cascade::with_margin(input, Float(32), width, height, *margin, *margin_clamped);
+            current = image.samples;
+            width = image.width;
+            height = image.height;
+        }
         // With `level` the passes filter the image about its level (generators/boundary.h), and
         // the last correction adds the level's response back.
         Func image_level, restored("restored");
         if (exact && level) {
             Var x, y, c;
-            image_level = cascade::image_level(input, width, height);
+            image_level = cascade::image_level(current, width, height);
             Func centered("centered");
-            centered(x, y, c) = input(x, y, c) - image_level(c);
+            centered(x, y, c) = current(x, y, c) - image_level(c);
             current = centered;
             restored(c) = image_level(c) * *level_gain;
         }
@@ -113,6 +122,8 @@ public:
 
 private:
     Input<float> *level_gain = nullptr;
+    Input<int> *margin = nullptr;
+    Input<bool> *margin_clamped = nullptr;
     std::vector<Input<Buffer<float>> *> boundary_inputs;
 
     // The tables of one dimension of state size K, from boundary_inputs[first…first + 2]; tables

@@ -36,10 +36,12 @@ public:
     Output<Buffer<>> output{"output", 3};              // output.type: likewise
 
     // With `exact`: boundary_{y,x}_{matrix,start,end}, the tables of iir_tiled.h (TiledEdges),
-    // and with `level` level_gain.
+    // the margin (generators/boundary.h) and with `level` level_gain.
     void configure() {
         if (!exact) return;
         if (level) level_gain = add_input<float>(cascade::kLevelGainInput);
+        margin = add_input<int>(cascade::kMarginInput);
+        margin_clamped = add_input<bool>(cascade::kMarginClampedInput);
         for (const std::string &name : cascade::boundary_input_names())
             boundary_inputs.push_back(add_input<Buffer<float>>(name, 2));
     }
@@ -61,12 +63,16 @@ public:
             return;
         }
         cascade::ExactEdges edges;
-        if (exact)
+        cascade::WithMargin image{input, input.dim(0).extent(), input.dim(1).extent()};
+        if (exact) {
             edges = {edges_of(0, down.state()), edges_of(3, across.state()),
                      level ? Expr(*level_gain) : Expr()};
+            image = cascade::with_margin(input, input.type(), image.width, image.height, *margin,
+                                         *margin_clamped);
+        }
         cascade::IirTiledFuncs f = cascade::define_iir_tiled(
-            input, input.dim(0).extent(), input.dim(1).extent(), output, down, across, vertical, horizontal,
-            tile, algorithm, exact ? &edges : nullptr, output.type());
+            image.samples, image.width, image.height, output, down, across, vertical, horizontal, tile,
+            algorithm, exact ? &edges : nullptr, output.type());
         set_bounds(down.state());
         if (get_target().has_gpu_feature()) {
             cascade::schedule_iir_tiled_cuda(f, rows);
@@ -77,6 +83,8 @@ public:
 
 private:
     Input<float> *level_gain = nullptr;
+    Input<int> *margin = nullptr;
+    Input<bool> *margin_clamped = nullptr;
 
     void set_bounds(int state) {
         for (int d = 0; d < 2; d++) {

@@ -28,10 +28,13 @@ std::vector<float> padded(const std::vector<double> &taps, int radius) {
 
 }  // namespace
 
-FirPlan::FirPlan(const SeparableFir &fir, Device device, Boundary extension) {
+FirPlan::FirPlan(const SeparableFir &fir, Device device, Boundary extension, FirEdges edges) {
     const int radius = std::max(radius_of(fir.vertical), radius_of(fir.horizontal));
     std::string name = "fir";
-    if (extension == Boundary::periodic || extension == Boundary::reflect || extension == Boundary::mirror) {
+    if (edges == FirEdges::margin) {
+        name += "_margin";
+    } else if (extension == Boundary::periodic || extension == Boundary::reflect ||
+               extension == Boundary::mirror) {
         name += std::string("_") + boundary_name(extension);
     } else if (extension != Boundary::none) {
         throw Error(std::string("the FIR extends the image by none, periodic, reflect or mirror, not ") +

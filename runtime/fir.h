@@ -20,12 +20,20 @@ struct SeparableFir {
     std::vector<double> vertical, horizontal;
 };
 
+// How the FIR sees past the image's edges: extended by a boundary (none: zeros), or read from a
+// margin the input holds (its buffer's min at −radius(): IirPlan's margin).
+enum class FirEdges { extended, margin };
+
 // The taps bound to the variant that runs them (the smallest radius ≥ theirs, zero-padded).
 // Throws cascade::Error for even or empty tap lists, non-finite taps, or when the build has no
 // variant that wide, or for an extension other than none, periodic, reflect and mirror.
 class FirPlan {
 public:
-    FirPlan(const SeparableFir &fir, Device device, Boundary extension = Boundary::none);
+    FirPlan(const SeparableFir &fir, Device device, Boundary extension = Boundary::none,
+            FirEdges edges = FirEdges::extended);
+
+    // How far past the edges it reads: the variant's radius.
+    int radius() const { return variant_->order; }
 
     // On W×H×C float32 buffers where the caller keeps them (host, or device for a CUDA plan):
     // results stay where the pipeline leaves them.

@@ -105,22 +105,13 @@ void TwoWayPlan::run(halide_buffer_t *input, halide_buffer_t *output) {
 
 GaussianPlan::GaussianPlan(const GaussianDesign &design, int width, int height, int channels, Form form,
                            Algorithm algorithm, Device device, Boundary boundary, SampleType samples)
-    : device_(device) {
+    : device_(device), width_(width), height_(height), channels_(channels) {
     if (width < 1 || height < 1 || channels < 1) throw Error("the input image is empty");
     require_own_traversal(design.method, algorithm);
-    // Deriche's numerator is a symmetric FIR: filtering the periodic, reflected or mirrored image
-    // gives the same extension of its result, so the all-pole passes' exact boundary of that
-    // extension completes the exact filter. Under zero and clamp the numerator's result is not
-    // that extension within its radius of the edges. The two-way filter sees zeros past them.
-    const bool commutes =
-        boundary == Boundary::periodic || boundary == Boundary::reflect || boundary == Boundary::mirror;
-    const bool deriche =
-        design.method == GaussianMethod::deriche2 || design.method == GaussianMethod::deriche4;
-    if (boundary != Boundary::none && design.method != GaussianMethod::vanvliet && !(deriche && commutes))
-        throw Error(
-            std::string("boundary '") + boundary_name(boundary) + "' is exact for method vanvliet; " +
-            gaussian_method_name(design.method) + " takes boundary none" +
-            (deriche ? ", periodic, reflect or mirror (its numerator commutes with those only)" : ""));
+    // The two-way filter sees zeros past the edges.
+    if (boundary != Boundary::none && design.method == GaussianMethod::twoway)
+        throw Error(std::string("boundary '") + boundary_name(boundary) +
+                    "' is exact for methods vanvliet, deriche2 and deriche4; twoway takes boundary none");
     if (samples != SampleType::f32 && design.method != GaussianMethod::vanvliet)
         throw Error(std::string(gaussian_method_name(design.method)) + " filters float32 samples; " +
                     sample_name(samples) + " ones are converted inside vanvliet's pipeline only");
@@ -129,10 +120,24 @@ GaussianPlan::GaussianPlan(const GaussianDesign &design, int width, int height, 
         return;
     }
     const std::vector<double> &taps = design.parts.taps;
-    if (taps.size() > 1) fir_ = std::make_unique<FirPlan>(SeparableFir{taps, taps}, device, boundary);
-    iir_ = std::make_unique<IirPlan>(Filter2D{design.parts.pass, design.parts.pass}, width, height, form,
-                                     algorithm, device, boundary, samples);
-    if (fir_) numerator_ = intermediate(width, height, channels, device);
+    const Filter2D pass{design.parts.pass, design.parts.pass};
+    if (taps.size() == 1) {
+        iir_ = std::make_unique<IirPlan>(pass, width, height, form, algorithm, device, boundary, samples);
+        return;
+    }
+    // Deriche: the numerator (a symmetric FIR) and the all-pole passes commute on the extended
+    // image. Filtering the periodic, reflected or mirrored image gives the same extension of its
+    // result, so the numerator runs first on the extended image, then the all-pole passes with that
+    // exact boundary. Under zero and clamp the numerator's result is not that extension within
+    // its radius of the edges; there the all-pole passes run first, exact on the image and on a
+    // margin of that radius (which zeros or repeated edges extend as the image), and the numerator
+    // reads the margin.
+    fir_last_ = boundary == Boundary::zero || boundary == Boundary::clamp;
+    fir_ = std::make_unique<FirPlan>(SeparableFir{taps, taps}, device, fir_last_ ? Boundary::none : boundary,
+                                     fir_last_ ? FirEdges::margin : FirEdges::extended);
+    const int margin = fir_last_ ? fir_->radius() : 0;
+    iir_ = std::make_unique<IirPlan>(pass, width, height, form, algorithm, device, boundary, samples, margin);
+    between_ = intermediate(width + 2 * margin, height + 2 * margin, channels, device);
 }
 
 GaussianPlan::~GaussianPlan() = default;
@@ -140,12 +145,27 @@ GaussianPlan::~GaussianPlan() = default;
 void GaussianPlan::run(halide_buffer_t *input, halide_buffer_t *output) {
     if (two_way_) return two_way_->run(input, output);
     if (!fir_) return iir_->run(input, output);
-    for (int d = 0; d < 3; d++)
-        if (input->dimensions != 3 || input->dim[d].extent != numerator_.dim(d).extent())
-            throw Error("the image's shape differs from the plan's");
-    // On CUDA the numerator never leaves the device between the two pipelines.
-    fir_->run(input, numerator_.raw_buffer());
-    iir_->run(numerator_.raw_buffer(), output);
+    const int shape[3] = {width_, height_, channels_};
+    for (const halide_buffer_t *b : {input, output})
+        for (int d = 0; d < 3; d++)
+            if (b->dimensions != 3 || b->dim[d].extent != shape[d])
+                throw Error("the image's shape differs from the plan's");
+    // On CUDA the intermediate image never leaves the device between the two pipelines.
+    if (!fir_last_) {
+        fir_->run(input, between_.raw_buffer());
+        iir_->run(between_.raw_buffer(), output);
+        return;
+    }
+    iir_->run(input, between_.raw_buffer());
+    // The same buffer seen with its margin at negative coordinates, as the numerator reads it.
+    halide_buffer_t with_margin = *between_.raw_buffer();
+    halide_dimension_t dims[3];
+    for (int d = 0; d < 3; d++) {
+        dims[d] = between_.raw_buffer()->dim[d];
+        if (d < 2) dims[d].min = -fir_->radius();
+    }
+    with_margin.dim = dims;
+    fir_->run(&with_margin, output);
 }
 
 void GaussianPlan::run(const Image &input, Image &output) {

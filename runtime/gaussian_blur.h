@@ -79,10 +79,14 @@ public:
 
 private:
     Device device_;
-    std::unique_ptr<FirPlan> fir_;         // deriche: the numerator, run first
+    int width_, height_, channels_;
+    std::unique_ptr<FirPlan> fir_;         // deriche: the numerator
     std::unique_ptr<IirPlan> iir_;         // every method but twoway: the all-pole passes
     std::unique_ptr<TwoWayPlan> two_way_;  // twoway alone
-    Halide::Runtime::Buffer<float> numerator_;
+    // deriche: what passes between the two; the numerator's result, or (`fir_last`) the all-pole
+    // passes' with a margin of the numerator's radius past each edge.
+    Halide::Runtime::Buffer<float> between_;
+    bool fir_last_ = false;
 };
 
 // Blurs every channel of `input`. `options` choose the device and how the recursive passes run;

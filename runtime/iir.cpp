@@ -116,20 +116,12 @@ VariantChoice choose_variant(const Filter2D &filter, Form form, Algorithm algori
                              SampleType samples) {
     const bool exact = boundary != Boundary::none;
     if (algorithm == Algorithm::automatic) algorithm = Algorithm::a6;
-    // Algorithm 5 does the column carries' dot products inside the rows' serial step; its exact
-    // variant gave wrong rows on the H100 (not on the CPU) and ran 30x slower there; with the
-    // corrections of the edge tiles only (iir_tiled.cpp) its CPU build stops Halide 14 with a
-    // floating-point exception while lowering. So it is not built: algorithm 6 is algorithm 5 with
-    // those products done in parallel first.
-    if (exact && algorithm == Algorithm::a5)
-        throw Error(std::string("boundary '") + boundary_name(boundary) +
-                    "' runs with algorithms rt, 4 and 6 (6 is 5 with its dot products in parallel); "
-                    "algorithm 5 takes boundary none");
     // Algorithm 2 is the blocked, not overlapped comparison point of the overlapped ones.
     if (exact && algorithm == Algorithm::a2)
-        throw Error(std::string("boundary '") + boundary_name(boundary) +
-                    "' runs with algorithms rt, 4 and 6; algorithm 2 (the comparison variant) takes boundary "
-                    "none");
+        throw Error(
+            std::string("boundary '") + boundary_name(boundary) +
+            "' runs with algorithms rt, 4, 5 and 6; algorithm 2 (the comparison variant) takes boundary "
+            "none");
     if (samples != SampleType::f32 && samples != SampleType::u8 && samples != SampleType::u16)
         throw Error(std::string("the filters read float32, uint8 or uint16 samples, not ") +
                     sample_name(samples));
@@ -177,9 +169,16 @@ bool converts_samples(const Filter2D &filter, const IirOptions &options, SampleT
 }
 
 IirPlan::IirPlan(const Filter2D &filter, int width, int height, Form form, Algorithm algorithm, Device device,
-                 Boundary boundary, SampleType samples)
-    : samples_(samples), width_(width), height_(height) {
+                 Boundary boundary, SampleType samples, int margin)
+    : samples_(samples), width_(width), height_(height), margin_(margin) {
     if (width < 1 || height < 1) throw Error("the input image is empty");
+    // Past the edges the padded image must extend as the image does: true of zeros and repeated
+    // edge samples only.
+    if (margin < 0 || (margin > 0 && boundary != Boundary::zero && boundary != Boundary::clamp))
+        throw Error("a margin past the image's edges takes boundary zero or clamp");
+    // The pipeline filters the image with its margin: the tables are for that size.
+    width += 2 * margin;
+    height += 2 * margin;
     require_stable(filter.vertical);
     require_stable(filter.horizontal);
     const bool exact = boundary != Boundary::none;
@@ -192,6 +191,8 @@ IirPlan::IirPlan(const Filter2D &filter, int width, int height, Form form, Algor
     add_filter_scalars(scalars_, horizontal, "gain_x", "feedback_x_");
     if (exact) {
         if (choice.level) scalars_["level_gain"] = float(dc_response(vertical) * dc_response(horizontal));
+        scalars_["margin"] = float(margin);
+        scalars_["margin_clamped"] = boundary == Boundary::clamp ? 1.0f : 0.0f;
         edges_ = std::make_unique<Edges>();
         const int tile = algorithm == Algorithm::rt ? 0 : CASCADE_IIR_TILE;
         edges_->y = std::make_unique<EdgeTables>(vertical, height, boundary, tile);
@@ -215,7 +216,8 @@ IirPlan::IirPlan(const Filter2D &filter, int width, int height, Form form, Algor
 IirPlan::~IirPlan() = default;
 
 PipelineCall IirPlan::call(halide_buffer_t *input, halide_buffer_t *output) const {
-    if (input->dim[0].extent != width_ || input->dim[1].extent != height_)
+    if (input->dim[0].extent != width_ || input->dim[1].extent != height_ ||
+        output->dim[0].extent != width_ + 2 * margin_ || output->dim[1].extent != height_ + 2 * margin_)
         throw Error("the image's size differs from the plan's");
     PipelineCall call;
     call.buffer("input", input).buffer("output", output);

@@ -46,8 +46,11 @@ class IirPlan {
 public:
     // `samples`: the type of the images it reads and writes; uint8 and uint16 are converted
     // inside the pipeline's first and last pass (algorithm 6; converts_samples says when).
+    // `margin` (boundary zero or clamp): the output is (W + 2·margin)×(H + 2·margin), the exact
+    // filter of the extension that far past each edge too, for a filter that reads past the edges
+    // after it (Deriche's numerator).
     IirPlan(const Filter2D &filter, int width, int height, Form form, Algorithm algorithm, Device device,
-            Boundary boundary = Boundary::none, SampleType samples = SampleType::f32);
+            Boundary boundary = Boundary::none, SampleType samples = SampleType::f32, int margin = 0);
     ~IirPlan();
     IirPlan(const IirPlan &) = delete;
     IirPlan &operator=(const IirPlan &) = delete;
@@ -72,7 +75,7 @@ private:
     std::map<std::string, float> scalars_;
     std::unique_ptr<Tables> tables_;
     std::unique_ptr<Edges> edges_;
-    int width_, height_;
+    int width_, height_, margin_;
 };
 
 // True when this build converts `samples` inside the pipeline for `filter` as `options` run it on

@@ -33,7 +33,7 @@ PipelineCall &PipelineCall::buffer(const std::string &name, halide_buffer_t *buf
     return *this;
 }
 
-PipelineCall &PipelineCall::scalar(const std::string &name, float value) {
+PipelineCall &PipelineCall::scalar(const std::string &name, double value) {
     scalars_[name] = value;
     return *this;
 }
@@ -42,13 +42,25 @@ void PipelineCall::run(const Variant &variant) {
     install_error_handler();
     const halide_filter_metadata_t *meta = variant.metadata();
     std::vector<void *> args;
+    std::vector<halide_scalar_value_t> values(meta->num_arguments);
     for (int n = 0; n < meta->num_arguments; n++) {
         const halide_filter_argument_t &arg = meta->arguments[n];
         const std::string name = arg.name;
         if (arg.kind == halide_argument_kind_input_scalar) {
             auto it = scalars_.find(name);
             if (it == scalars_.end()) throw Error(std::string(meta->name) + ": no value for '" + name + "'");
-            args.push_back(&it->second);
+            halide_scalar_value_t &value = values[n];
+            if (arg.type.code == halide_type_float && arg.type.bits == 32) {
+                value.u.f32 = float(it->second);
+            } else if (arg.type.code == halide_type_int && arg.type.bits == 32) {
+                value.u.i32 = int32_t(it->second);
+            } else if (arg.type.code == halide_type_uint && arg.type.bits == 1) {
+                value.u.b = it->second != 0;
+            } else {
+                throw Error(std::string(meta->name) + ": '" + name +
+                            "' has a scalar type the runtime does not pass");
+            }
+            args.push_back(&value);
         } else {
             auto it = buffers_.find(name);
             if (it == buffers_.end()) throw Error(std::string(meta->name) + ": no buffer for '" + name + "'");

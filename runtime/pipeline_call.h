@@ -16,7 +16,8 @@ namespace cascade {
 class PipelineCall {
 public:
     PipelineCall &buffer(const std::string &name, halide_buffer_t *buffer);
-    PipelineCall &scalar(const std::string &name, float value);
+    // Passed as the type the variant declares: float32, int32 or bool (non-zero).
+    PipelineCall &scalar(const std::string &name, double value);
 
     // Runs the variant; throws cascade::Error with Halide's message when the pipeline fails,
     // or when the metadata names an argument that was not given.
@@ -24,7 +25,7 @@ public:
 
 private:
     std::map<std::string, halide_buffer_t *> buffers_;
-    std::map<std::string, float> scalars_;
+    std::map<std::string, double> scalars_;
 };
 
 // A filter's run-time scalars as the generators name them: `gain` (the first section's), then

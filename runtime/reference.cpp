@@ -46,9 +46,9 @@ Matrix filter_2d(const Filter2D &filter, const Matrix &X) {
 
 namespace {
 
-// Filters each column of X extended by `boundary` `pad` samples past both ends; crops.
-Matrix extended_columns(const RecursiveFilter &f, const Matrix &X, Boundary boundary) {
-    const Eigen::Index h = X.rows(), pad = decay_length({f}, 1e-20);
+// The rows of X extended by `boundary` `pad` past both ends.
+Matrix extended_rows(const Matrix &X, Boundary boundary, Eigen::Index pad) {
+    const Eigen::Index h = X.rows();
     Matrix E(h + 2 * pad, X.cols());
     for (Eigen::Index i = 0; i < E.rows(); i++) {
         const int64_t source = extended_index(boundary, i - pad, h);
@@ -57,12 +57,23 @@ Matrix extended_columns(const RecursiveFilter &f, const Matrix &X, Boundary boun
         else
             E.row(i) = X.row(source);
     }
+    return E;
+}
+
+// Filters each column of X extended by `boundary` past both ends, as far as the filter decays; crops.
+Matrix extended_columns(const RecursiveFilter &f, const Matrix &X, Boundary boundary) {
+    const Eigen::Index h = X.rows(), pad = decay_length({f}, 1e-20);
+    const Matrix E = extended_rows(X, boundary, pad);
     const int r = f.order();
     Matrix Z = anticausal(f, causal(f, Matrix::Zero(r, X.cols()), E), Matrix::Zero(r, X.cols()));
     return Z.middleRows(pad, h);
 }
 
 }  // namespace
+
+Matrix extended(const Matrix &X, Boundary boundary, int pad) {
+    return extended_rows(extended_rows(X, boundary, pad).transpose(), boundary, pad).transpose();
+}
 
 Matrix filter_2d(const Filter2D &filter, const Matrix &X, Boundary boundary) {
     if (boundary == Boundary::none) return filter_2d(filter, X);

@@ -35,6 +35,10 @@ Matrix filter_2d(const Filter2D &filter, const Matrix &X);
 // the exact boundaries are checked against; `none` is the plain filter_2d.
 Matrix filter_2d(const Filter2D &filter, const Matrix &X, Boundary boundary);
 
+// The plane with its extension by `boundary` written out `pad` samples past every side (zeros
+// for none and zero).
+Matrix extended(const Matrix &X, Boundary boundary, int pad);
+
 // The separable FIR of one plane, the plane zero outside (boundary `none`): taps of odd length
 // 2R+1 centred on tap R, down the columns (`vertical`), then along the rows (`horizontal`).
 Matrix fir_2d(const std::vector<double> &vertical, const std::vector<double> &horizontal, const Matrix &X);

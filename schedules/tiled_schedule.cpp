@@ -176,7 +176,10 @@ void schedule_iir_tiled_cpu(IirTiledFuncs &f) {
         const std::vector<Var> a = correction.args();  // i, s, k, c
         correction.compute_root().vectorize(a[0], lanes, TailStrategy::GuardWithIf).parallel(a[2]);
     }
-    if (f.algorithm == 6)
+    // Algorithm 5 computes the dot products where the row carries' scan reads them; with exact
+    // boundaries, inside that scan's vector lanes, Halide 14 stops lowering with a floating-point
+    // exception (in a load's mutator), so there the CPU computes them first, as for algorithm 6.
+    if (f.algorithm == 6 || (f.algorithm == 5 && !f.edge_corrections.empty()))
         f.column_effect.compute_root()
             .bound(f.u, 0, f.column_states)
             .bound(f.v, 0, f.row_states)
