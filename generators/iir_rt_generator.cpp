@@ -30,6 +30,8 @@ public:
     GeneratorParam<bool> exact{"exact", false};
     // With `exact`: filter about the image's level (generators/boundary.h), for poles near 1.
     GeneratorParam<bool> level{"level", false};
+    // With `exact`: the run-time margin of generators/boundary.h (Deriche's zero and clamp).
+    GeneratorParam<bool> margin{"margin", false};
 
     Input<Buffer<float>> input{"input", 3};
     Input<float> gain_y{"gain_y"};
@@ -38,13 +40,15 @@ public:
     Input<float[]> feedback_x{"feedback_x"};
     Output<Buffer<float>> output{"output", 3};
 
-    // With `exact`: boundary_{y,x}_{matrix,start,end}, the tables of runtime/boundary.h, the
-    // margin (generators/boundary.h) and with `level` level_gain.
+    // With `exact`: boundary_{y,x}_{matrix,start,end}, the tables of runtime/boundary.h, with
+    // `margin` the margin's inputs and with `level` level_gain.
     void configure() {
         if (!exact) return;
         if (level) level_gain = add_input<float>(cascade::kLevelGainInput);
-        margin = add_input<int>(cascade::kMarginInput);
-        margin_clamped = add_input<bool>(cascade::kMarginClampedInput);
+        if (margin) {
+            margin_size = add_input<int>(cascade::kMarginInput);
+            margin_clamped = add_input<bool>(cascade::kMarginClampedInput);
+        }
         for (const std::string &name : cascade::boundary_input_names())
             boundary_inputs.push_back(add_input<Buffer<float>>(name, 2));
     }
@@ -56,9 +60,9 @@ public:
 
         std::vector<Pass> passes;
         Func current = input;
-        if (exact) {
+        if (margin_size) {
             const cascade::WithMargin image =
-                cascade::with_margin(input, Float(32), width, height, *margin, *margin_clamped);
+                cascade::with_margin(input, Float(32), width, height, *margin_size, *margin_clamped);
             current = image.samples;
             width = image.width;
             height = image.height;
@@ -122,7 +126,7 @@ public:
 
 private:
     Input<float> *level_gain = nullptr;
-    Input<int> *margin = nullptr;
+    Input<int> *margin_size = nullptr;
     Input<bool> *margin_clamped = nullptr;
     std::vector<Input<Buffer<float>> *> boundary_inputs;
 

@@ -25,6 +25,8 @@ public:
     GeneratorParam<bool> exact{"exact", false};  // exact boundaries: the tables below are inputs
     // With `exact`: filter about the image's level (generators/boundary.h), for poles near 1.
     GeneratorParam<bool> level{"level", false};
+    // With `exact`: the run-time margin of generators/boundary.h (Deriche's zero and clamp).
+    GeneratorParam<bool> margin{"margin", false};
 
     Input<Buffer<>> input{"input", 3};  // input.type: float32, uint8 or uint16 (generators/samples.h)
     Input<float> gain_y{"gain_y"};
@@ -36,12 +38,14 @@ public:
     Output<Buffer<>> output{"output", 3};              // output.type: likewise
 
     // With `exact`: boundary_{y,x}_{matrix,start,end}, the tables of iir_tiled.h (TiledEdges),
-    // the margin (generators/boundary.h) and with `level` level_gain.
+    // with `margin` the margin's inputs and with `level` level_gain.
     void configure() {
         if (!exact) return;
         if (level) level_gain = add_input<float>(cascade::kLevelGainInput);
-        margin = add_input<int>(cascade::kMarginInput);
-        margin_clamped = add_input<bool>(cascade::kMarginClampedInput);
+        if (margin) {
+            margin_size = add_input<int>(cascade::kMarginInput);
+            margin_clamped = add_input<bool>(cascade::kMarginClampedInput);
+        }
         for (const std::string &name : cascade::boundary_input_names())
             boundary_inputs.push_back(add_input<Buffer<float>>(name, 2));
     }
@@ -64,12 +68,12 @@ public:
         }
         cascade::ExactEdges edges;
         cascade::WithMargin image{input, input.dim(0).extent(), input.dim(1).extent()};
-        if (exact) {
+        if (exact)
             edges = {edges_of(0, down.state()), edges_of(3, across.state()),
                      level ? Expr(*level_gain) : Expr()};
-            image = cascade::with_margin(input, input.type(), image.width, image.height, *margin,
+        if (margin_size)
+            image = cascade::with_margin(input, input.type(), image.width, image.height, *margin_size,
                                          *margin_clamped);
-        }
         cascade::IirTiledFuncs f = cascade::define_iir_tiled(
             image.samples, image.width, image.height, output, down, across, vertical, horizontal, tile,
             algorithm, exact ? &edges : nullptr, output.type());
@@ -83,7 +87,7 @@ public:
 
 private:
     Input<float> *level_gain = nullptr;
-    Input<int> *margin = nullptr;
+    Input<int> *margin_size = nullptr;
     Input<bool> *margin_clamped = nullptr;
 
     void set_bounds(int state) {

@@ -113,7 +113,7 @@ struct VariantChoice {
 
 // Throws cascade::Error for combinations no build holds (not for a variant this build lacks).
 VariantChoice choose_variant(const Filter2D &filter, Form form, Algorithm algorithm, Boundary boundary,
-                             SampleType samples) {
+                             SampleType samples, bool margin = false) {
     const bool exact = boundary != Boundary::none;
     if (algorithm == Algorithm::automatic) algorithm = Algorithm::a6;
     // Algorithm 2 is the blocked, not overlapped comparison point of the overlapped ones.
@@ -140,10 +140,13 @@ VariantChoice choose_variant(const Filter2D &filter, Form form, Algorithm algori
         if (choice.direct && order > 2)
             throw Error("the direct form of order " + std::to_string(order) +
                         " runs only with --algorithm rt; the block-parallel algorithms use sections");
-        if (order == 2) choice.direct = false;
+        // (The margin variants are built as sections only.)
+        if (order == 2 || margin) choice.direct = false;
         if (!choice.direct) choice.name += "_sections";
     }
     if (exact) choice.name += "_exact";
+    // Built for Deriche's all-pole passes (order 2, 2 sections): reading through the margin costs.
+    if (margin) choice.name += "_margin";
     // 8/16-bit variants are not built about a level: rounding to their levels hides most drift.
     choice.level = about_level(filter, boundary) && samples == SampleType::f32;
     if (choice.level) choice.name += "_level";
@@ -182,7 +185,7 @@ IirPlan::IirPlan(const Filter2D &filter, int width, int height, Form form, Algor
     require_stable(filter.vertical);
     require_stable(filter.horizontal);
     const bool exact = boundary != Boundary::none;
-    const VariantChoice choice = choose_variant(filter, form, algorithm, boundary, samples);
+    const VariantChoice choice = choose_variant(filter, form, algorithm, boundary, samples, margin > 0);
     algorithm = choice.algorithm;
     variant_ = &find_variant(choice.name, choice.needed, device);
     const auto vertical = variant_sections(filter.vertical, choice.direct, variant_->order);
@@ -191,8 +194,10 @@ IirPlan::IirPlan(const Filter2D &filter, int width, int height, Form form, Algor
     add_filter_scalars(scalars_, horizontal, "gain_x", "feedback_x_");
     if (exact) {
         if (choice.level) scalars_["level_gain"] = float(dc_response(vertical) * dc_response(horizontal));
-        scalars_["margin"] = float(margin);
-        scalars_["margin_clamped"] = boundary == Boundary::clamp ? 1.0f : 0.0f;
+        if (margin > 0) {
+            scalars_["margin"] = float(margin);
+            scalars_["margin_clamped"] = boundary == Boundary::clamp ? 1.0f : 0.0f;
+        }
         edges_ = std::make_unique<Edges>();
         const int tile = algorithm == Algorithm::rt ? 0 : CASCADE_IIR_TILE;
         edges_->y = std::make_unique<EdgeTables>(vertical, height, boundary, tile);

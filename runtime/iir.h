@@ -48,7 +48,7 @@ public:
     // inside the pipeline's first and last pass (algorithm 6; converts_samples says when).
     // `margin` (boundary zero or clamp): the output is (W + 2·margin)×(H + 2·margin), the exact
     // filter of the extension that far past each edge too, for a filter that reads past the edges
-    // after it (Deriche's numerator).
+    // after it (Deriche's numerator). Built for what Deriche needs: order 2 and 2 sections.
     IirPlan(const Filter2D &filter, int width, int height, Form form, Algorithm algorithm, Device device,
             Boundary boundary = Boundary::none, SampleType samples = SampleType::f32, int margin = 0);
     ~IirPlan();

@@ -186,6 +186,8 @@ void schedule_iir_tiled_cpu(IirTiledFuncs &f) {
             .parallel(f.ty)
             .unroll(f.u)
             .unroll(f.v);
+    if (f.edge_effect.defined())
+        f.edge_effect.compute_root().bound(f.edge_effect.args()[2], 0, 2).parallel(f.ty);
 
     Var xo("xo"), yo("yo"), xi("xi_out"), yi("yi_out");
     f.output.tile(f.x, f.y, xo, yo, xi, yi, b, b, TailStrategy::GuardWithIf)
@@ -285,6 +287,21 @@ void schedule_iir_tiled_cuda(IirTiledFuncs &f, int rows) {
             .fuse(ta[0], ta[1], entry)
             .split(entry, eo, ei, threads, TailStrategy::GuardWithIf)
             .gpu_threads(ei);
+    }
+    if (f.edge_effect.defined()) {
+        // Two tiles a row of tiles: one block each, a thread per product, operands read from
+        // global memory (staging them pays over 64 tiles a block, not one).
+        const std::vector<Var> a = f.edge_effect.args();  // u, v, side, ty, c
+        Func effect = f.edge_effect.in();
+        Var uv("uv");
+        effect.compute_root()
+            .bound(a[0], 0, f.column_states)
+            .bound(a[1], 0, f.row_states)
+            .bound(a[2], 0, 2)
+            .fuse(a[0], a[1], uv)
+            .gpu_blocks(a[2], a[3], a[4])
+            .gpu_threads(uv);
+        f.edge_effect.compute_at(effect, uv);
     }
 
     compute_one_tile_at(f.final_tile.func, f.output, tile_output_cuda(f.output, f.x, f.y, f.c, b, rows),
