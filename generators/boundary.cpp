@@ -17,12 +17,18 @@ Expr sample(Func f, Dim dim, Expr position, Expr across, Expr c, Expr extent) {
 
 WithMargin with_margin(Func input, Type type, Expr width, Expr height, Expr margin, Expr clamped) {
     Var x("x"), y("y"), c("c");
-    Func samples("with_margin");
-    Expr inside = x >= margin && x < width + margin && y >= margin && y < height + margin;
-    samples(x, y, c) =
-        select(inside || clamped, input(clamp(x - margin, 0, width - 1), clamp(y - margin, 0, height - 1), c),
-               Internal::make_zero(type));
-    return {samples, width + 2 * margin, height + 2 * margin};
+    WithMargin m;
+    m.width = width + 2 * margin;
+    m.height = height + 2 * margin;
+    m.begin = select(clamped, 0, margin);
+    m.x_end = select(clamped, m.width, width + margin);
+    m.y_end = select(clamped, m.height, height + margin);
+    m.repeated = Func("repeated");
+    m.repeated(x, y, c) = input(clamp(x - margin, 0, width - 1), clamp(y - margin, 0, height - 1), c);
+    m.samples = Func("with_margin");
+    m.samples(x, y, c) = select(x >= m.begin && x < m.x_end && y >= m.begin && y < m.y_end, m.repeated(x, y, c),
+                                Internal::make_zero(type));
+    return m;
 }
 
 Func image_level(Func samples, Expr width, Expr height) {

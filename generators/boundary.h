@@ -38,11 +38,15 @@ Halide::Func image_level(Halide::Func samples, Halide::Expr width, Halide::Expr 
 constexpr const char *kMarginInput = "margin";
 constexpr const char *kMarginClampedInput = "margin_clamped";
 
-// `input` (W×H) seen with its margin: sample (x, y) of the result is (x − margin, y − margin) of
-// the extension; the result is (W + 2·margin)×(H + 2·margin).
+// `input` (W×H) seen with its margin: (W + 2·margin)×(H + 2·margin), its sample (x, y) that of the
+// extension at (x − margin, y − margin).
 struct WithMargin {
-    Halide::Func samples;
+    Halide::Func samples;   // that, zero where the extension is
+    Halide::Func repeated;  // the edge samples repeated everywhere: read in the window only
     Halide::Expr width, height;
+    // The window [begin, x_end) × [begin, y_end) where `samples` is `repeated` (zero elsewhere): the
+    // image, or with `clamped` the whole W + 2·margin.
+    Halide::Expr begin, x_end, y_end;
 };
 WithMargin with_margin(Halide::Func input, Halide::Type type, Halide::Expr width, Halide::Expr height,
                        Halide::Expr margin, Halide::Expr clamped);

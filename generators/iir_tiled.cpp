@@ -157,8 +157,17 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
         restored = f.level(c) * exact_edges->level_gain;
     }
     f.samples = Func("samples");
-    f.samples(x, y, c) =
-        select(x < width && y < height, working(min(x, width - 1), min(y, height - 1), c) - level, 0.0f);
+    Expr inside = x < width && y < height, at_x = min(x, width - 1), at_y = min(y, height - 1);
+    if (exact && exact_edges->begin.defined()) {
+        // One window test and the input's own clamps: the margin's extension as a select of its
+        // own inside this one cost the tile passes 16–19% more instructions (H100, 8192², order 2:
+        // 0.2 ms).
+        inside = x >= exact_edges->begin && x < exact_edges->x_end && y >= exact_edges->begin &&
+                 y < exact_edges->y_end;
+        at_x = x;
+        at_y = y;
+    }
+    f.samples(x, y, c) = select(inside, working(at_x, at_y, c) - level, 0.0f);
 
     // A tile from its samples, filtered down the columns, then (with `rows`) along the rows.
     // Past b it holds carries or seeds, each written before it is read; its pure definition there

@@ -50,6 +50,9 @@ struct ExactEdges {
     TiledEdges vertical, horizontal;
     // Where defined, the image is filtered about its level (generators/boundary.h).
     Halide::Expr level_gain;
+    // Where defined, the input is readable everywhere and the image's samples lie in the window
+    // [begin, x_end) × [begin, y_end), zero elsewhere (a margin: generators/boundary.h).
+    Halide::Expr begin, x_end, y_end;
 };
 
 struct IirTiledFuncs {

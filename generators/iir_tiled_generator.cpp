@@ -67,15 +67,23 @@ public:
             return;
         }
         cascade::ExactEdges edges;
-        cascade::WithMargin image{input, input.dim(0).extent(), input.dim(1).extent()};
         if (exact)
             edges = {edges_of(0, down.state()), edges_of(3, across.state()),
                      level ? Expr(*level_gain) : Expr()};
-        if (margin_size)
-            image = cascade::with_margin(input, input.type(), image.width, image.height, *margin_size,
-                                         *margin_clamped);
+        Func source = input;
+        Expr width = input.dim(0).extent(), height = input.dim(1).extent();
+        if (margin_size) {
+            const cascade::WithMargin m = cascade::with_margin(input, input.type(), width, height, *margin_size,
+                                                               *margin_clamped);
+            source = m.repeated;
+            width = m.width;
+            height = m.height;
+            edges.begin = m.begin;
+            edges.x_end = m.x_end;
+            edges.y_end = m.y_end;
+        }
         cascade::IirTiledFuncs f = cascade::define_iir_tiled(
-            image.samples, image.width, image.height, output, down, across, vertical, horizontal, tile,
+            source, width, height, output, down, across, vertical, horizontal, tile,
             algorithm, exact ? &edges : nullptr, output.type());
         set_bounds(down.state());
         if (get_target().has_gpu_feature()) {
