@@ -26,8 +26,8 @@ WithMargin with_margin(Func input, Type type, Expr width, Expr height, Expr marg
     m.repeated = Func("repeated");
     m.repeated(x, y, c) = input(clamp(x - margin, 0, width - 1), clamp(y - margin, 0, height - 1), c);
     m.samples = Func("with_margin");
-    m.samples(x, y, c) = select(x >= m.begin && x < m.x_end && y >= m.begin && y < m.y_end, m.repeated(x, y, c),
-                                Internal::make_zero(type));
+    m.samples(x, y, c) = select(x >= m.begin && x < m.x_end && y >= m.begin && y < m.y_end,
+                                m.repeated(x, y, c), Internal::make_zero(type));
     return m;
 }
 

@@ -31,8 +31,8 @@ constexpr const char *kLevelGainInput = "level_gain";
 // constant image stays constant, and any image's rounding scales with its distance from its mean.
 Halide::Func image_level(Halide::Func samples, Halide::Expr width, Halide::Expr height);
 
-// The run-time scalars an exact variant built with a margin also takes: it filters the image extended by `margin`
-// samples past each edge — zeros, or with `margin_clamped` the edge samples repeated — and writes
+// The run-time scalars an exact variant built with a margin also takes: it filters the image extended by
+// `margin` samples past each edge — zeros, or with `margin_clamped` the edge samples repeated — and writes
 // that larger image. Under the zero and clamp extensions that is the exact filter there too, which
 // a filter run after it reads past the image's edges (Deriche's numerator, runtime/gaussian_blur.cpp).
 constexpr const char *kMarginInput = "margin";

@@ -14,8 +14,8 @@
 
 #include <vector>
 
-#include "generators/tile_scans.h"  // SectionCascade, times_state
 #include "generators/line_layout.h"
+#include "generators/tile_scans.h"  // SectionCascade, times_state
 
 namespace cascade {
 

@@ -160,8 +160,8 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
     Expr inside = x < width && y < height, at_x = min(x, width - 1), at_y = min(y, height - 1);
     if (exact && exact_edges->begin.defined()) {
         // One window test and the input's own clamps: the margin's extension as a select of its
-        // own inside this one cost the tile passes 16–19% more instructions (H100, 8192², order 2:
-        // 0.2 ms).
+        // own inside this one made the tile passes 16–19% longer (PTX), 0.2 ms more at 8192² on
+        // the H100 (algorithm 6, order 1: 0.53 → 0.75 ms).
         inside = x >= exact_edges->begin && x < exact_edges->x_end && y >= exact_edges->begin &&
                  y < exact_edges->y_end;
         at_x = x;
@@ -237,8 +237,6 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
 
     // 3. The row carries, before completion, and (exact) the rows' edge samples.
     Func row_p("row_p_incomplete"), row_e("row_e_incomplete");
-    // What the feedbacks read of them, where that differs (algorithm 5).
-    Func row_p_edges("row_p_edges"), row_e_edges("row_e_edges");
     std::function<Expr(Expr, Expr, int)> edge_sample;  // (y, c, side)
     if (algorithm == 4) {
         // Re-read each tile, filter its columns exactly, and take the row carries of that.
@@ -268,29 +266,17 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
         // By linearity the exact columns are the zero-carry ones plus UP·P + UE·E per column, so
         // the row carries gain Σ_u U(yi, u)·Σ_xi state_u(xi)·G(·, xi): per tile, (2K_V)×(2K_H) dot
         // products of the column carries with the rows of Gf and Gr.
-        // The products of tile `tile_x`, a Func of (u, v, `t`, ty, c).
-        auto effect = [&](const std::string &name, Var t, Expr tile_x) {
-            RDom r(0, b, name + "_sum");
-            Expr column = tile_x * b + r.x;
-            Expr state = select(u < KV, columns.before(column, min(u, KV - 1), ty, c),
-                                columns.after(column, clamp(u - KV, 0, KV - 1), ty, c));
-            // (exact) The last tile's prologue is its state after its last valid sample.
-            Expr gf = exact ? select(tile_x == nx - 1, LH.gf_last(), LH.gf()) : Expr(LH.gf());
-            Expr g_row = select(v < KH, gf + min(v, KH - 1),
-                                select(tile_x == nx - 1, LH.gr(1), LH.gr(0)) + clamp(v - KH, 0, KH - 1));
-            Func e(name);
-            e(u, v, t, ty, c) = 0.0f;
-            e(u, v, t, ty, c) += state * entry(horizontal_table, r.x, g_row);
-            return e;
-        };
-        f.column_effect = effect("column_effect", tx, tx);
-        // (exact, algorithm 5) The feedbacks read the carries of the first and last tile of every
-        // row; where algorithm 5 computes its products (inside the rows' serial step) the
-        // feedbacks' kernel would compute them again for every feedback it reads: on the H100 at
-        // 8192², order 3 took 310 ms against 2.6 for none. So those two tile columns' products are
-        // computed first, in parallel, as algorithm 6 does for all.
-        Var side("side");
-        if (exact && algorithm == 5) f.edge_effect = effect("edge_effect", side, select(side == 0, 0, nx - 1));
+        RDom r(0, b, "effect_sum");
+        Expr column = tx * b + r.x;
+        Expr state = select(u < KV, columns.before(column, min(u, KV - 1), ty, c),
+                            columns.after(column, clamp(u - KV, 0, KV - 1), ty, c));
+        // (exact) The last tile's prologue is its state after its last valid sample.
+        Expr gf = exact ? select(tx == nx - 1, LH.gf_last(), LH.gf()) : Expr(LH.gf());
+        Expr g_row = select(v < KH, gf + min(v, KH - 1),
+                            select(tx == nx - 1, LH.gr(1), LH.gr(0)) + clamp(v - KH, 0, KH - 1));
+        f.column_effect = Func("column_effect");
+        f.column_effect(u, v, tx, ty, c) = 0.0f;
+        f.column_effect(u, v, tx, ty, c) += state * entry(horizontal_table, r.x, g_row);
         // What the column carries add to row yi of tile row ty: U(yi, ·) = UP, UE (their `last`
         // copies in the last tile row, where only exact boundaries make E nonzero).
         auto carried = [&](Expr yin, Expr tile_y, std::function<Expr(int)> term) {
@@ -303,19 +289,13 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
             }
             return acc;
         };
-        auto corrected = [&](int first, Func effect, Expr effect_tile) {
+        auto corrected = [&](int first) {
             Expr yin = y % b, tile_y = y / b;
             return edges1(yin, 2 * KV + first + s, tx, tile_y, c) +
-                   carried(yin, tile_y, [&](int k) { return effect(k, first + s, effect_tile, tile_y, c); });
+                   carried(yin, tile_y, [&](int k) { return f.column_effect(k, first + s, tx, tile_y, c); });
         };
-        row_p(y, s, tx, c) = corrected(0, f.column_effect, tx);
-        row_e(y, s, tx, c) = corrected(KH, f.column_effect, tx);
-        if (f.edge_effect.defined()) {
-            // Read at the first (e) and last (p) tile only.
-            Expr at = select(tx == 0, 0, 1);
-            row_p_edges(y, s, tx, c) = corrected(0, f.edge_effect, at);
-            row_e_edges(y, s, tx, c) = corrected(KH, f.edge_effect, at);
-        }
+        row_p(y, s, tx, c) = corrected(0);
+        row_e(y, s, tx, c) = corrected(KH);
         edge_sample = [=](Expr y, Expr c, int side) {
             Expr tile_x = side == 0 ? Expr(0) : nx - 1, x_at = side == 0 ? Expr(0) : width - 1;
             Expr yin = y % b, tile_y = y / b;
@@ -331,10 +311,8 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
     f.row_epilogue = complete_epilogues("row_epilogue", row_e, &f.row_prologue, horizontal_table, LH, nx);
     Carries rows = zero_boundary_carries(f.row_prologue, f.row_epilogue);
     if (exact) {
-        const bool own_edges = f.edge_effect.defined();
         f.row_feedbacks = exact_feedbacks(
-            "row_feedbacks", f.row_prologue, f.row_epilogue, own_edges ? row_p_edges : row_p,
-            own_edges ? row_e_edges : row_e, horizontal_table, LH, nx,
+            "row_feedbacks", f.row_prologue, f.row_epilogue, row_p, row_e, horizontal_table, LH, nx,
             exact_edges->horizontal.matrix, [=](Expr y, Expr c) { return edge_sample(y, c, 0); },
             [=](Expr y, Expr c) { return edge_sample(y, c, 1); });
         Func correction;

@@ -64,8 +64,6 @@ struct IirTiledFuncs {
     CarryScan row_prologue, row_epilogue;        // P, E of the rows: (y, s, tx, c)
     Halide::Func horizontal_table;               // the rows' matrices (tiled_layout.h), read by column_effect
     Halide::Func column_effect;  // algorithms 5, 6: (u, v, tx, ty, c) the column carries' dot products
-    // Exact boundaries, algorithm 5: those of the first and last tile of each row, (u, v, side, ty, c).
-    Halide::Func edge_effect;
     int column_states = 0, row_states = 0;         // extents of u and v: 2K of each dimension
     Halide::Func column_feedbacks, row_feedbacks;  // exact boundaries: (s, i, c), s ∈ [0, 2K)
     // Exact boundaries: what the feedbacks add to the carries of the first and last tiles,

@@ -73,8 +73,8 @@ public:
         Func source = input;
         Expr width = input.dim(0).extent(), height = input.dim(1).extent();
         if (margin_size) {
-            const cascade::WithMargin m = cascade::with_margin(input, input.type(), width, height, *margin_size,
-                                                               *margin_clamped);
+            const cascade::WithMargin m =
+                cascade::with_margin(input, input.type(), width, height, *margin_size, *margin_clamped);
             source = m.repeated;
             width = m.width;
             height = m.height;
@@ -82,9 +82,9 @@ public:
             edges.x_end = m.x_end;
             edges.y_end = m.y_end;
         }
-        cascade::IirTiledFuncs f = cascade::define_iir_tiled(
-            source, width, height, output, down, across, vertical, horizontal, tile,
-            algorithm, exact ? &edges : nullptr, output.type());
+        cascade::IirTiledFuncs f =
+            cascade::define_iir_tiled(source, width, height, output, down, across, vertical, horizontal, tile,
+                                      algorithm, exact ? &edges : nullptr, output.type());
         set_bounds(down.state());
         if (get_target().has_gpu_feature()) {
             cascade::schedule_iir_tiled_cuda(f, rows);

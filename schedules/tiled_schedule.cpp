@@ -176,18 +176,13 @@ void schedule_iir_tiled_cpu(IirTiledFuncs &f) {
         const std::vector<Var> a = correction.args();  // i, s, k, c
         correction.compute_root().vectorize(a[0], lanes, TailStrategy::GuardWithIf).parallel(a[2]);
     }
-    // Algorithm 5 computes the dot products where the row carries' scan reads them; with exact
-    // boundaries, inside that scan's vector lanes, Halide 14 stops lowering with a floating-point
-    // exception (in a load's mutator), so there the CPU computes them first, as for algorithm 6.
-    if (f.algorithm == 6 || (f.algorithm == 5 && !f.edge_corrections.empty()))
+    if (f.algorithm == 6)
         f.column_effect.compute_root()
             .bound(f.u, 0, f.column_states)
             .bound(f.v, 0, f.row_states)
             .parallel(f.ty)
             .unroll(f.u)
             .unroll(f.v);
-    if (f.edge_effect.defined())
-        f.edge_effect.compute_root().bound(f.edge_effect.args()[2], 0, 2).parallel(f.ty);
 
     Var xo("xo"), yo("yo"), xi("xi_out"), yi("yi_out");
     f.output.tile(f.x, f.y, xo, yo, xi, yi, b, b, TailStrategy::GuardWithIf)
@@ -287,38 +282,6 @@ void schedule_iir_tiled_cuda(IirTiledFuncs &f, int rows) {
             .fuse(ta[0], ta[1], entry)
             .split(entry, eo, ei, threads, TailStrategy::GuardWithIf)
             .gpu_threads(ei);
-    }
-    if (f.algorithm == 5 && !f.edge_corrections.empty()) {
-        // Algorithm 5's dot products, inside the rows' serial step, read the column carries
-        // b times each; with exact boundaries a carry read inline is the completed one plus its
-        // correction (a select and two loads). Stored once corrected instead: H100, 8192², order 3,
-        // 17 ms read inline against 2.6 for none.
-        for (Func carry : f.column_carries_read) {
-            const std::vector<Var> a = carry.args();  // i, s, t, c
-            Var io("io"), ii("ii");
-            carry.compute_root()
-                .bound(a[1], 0, f.column_states / 2)
-                .reorder(a[1], a[0], a[2], a[3])
-                .split(a[0], io, ii, 64, TailStrategy::GuardWithIf)
-                .gpu_blocks(io, a[2], a[3])
-                .gpu_threads(ii)
-                .unroll(a[1]);
-        }
-    }
-    if (f.edge_effect.defined()) {
-        // Two tiles a row of tiles: one block each, a thread per product, operands read from
-        // global memory (staging them pays over 64 tiles a block, not one).
-        const std::vector<Var> a = f.edge_effect.args();  // u, v, side, ty, c
-        Func effect = f.edge_effect.in();
-        Var uv("uv");
-        effect.compute_root()
-            .bound(a[0], 0, f.column_states)
-            .bound(a[1], 0, f.row_states)
-            .bound(a[2], 0, 2)
-            .fuse(a[0], a[1], uv)
-            .gpu_blocks(a[2], a[3], a[4])
-            .gpu_threads(uv);
-        f.edge_effect.compute_at(effect, uv);
     }
 
     compute_one_tile_at(f.final_tile.func, f.output, tile_output_cuda(f.output, f.x, f.y, f.c, b, rows),

@@ -302,8 +302,9 @@ TEST_F(CliTest, GaussianRefusesBadSigmaAndUnknownMethods) {
     expect_failure("gaussian " + sample + " " + out + " --sigma 2 --method gauss", out, "--method", 2);
     expect_failure("gaussian " + sample + " " + out + " --sigma 2 --method twoway --algorithm rt", out,
                    "own traversal");
-    expect_failure("gaussian " + sample + " " + out + " --device cpu --sigma 2 --method twoway --boundary clamp",
-                   out, "twoway takes boundary none");
+    expect_failure(
+        "gaussian " + sample + " " + out + " --device cpu --sigma 2 --method twoway --boundary clamp", out,
+        "twoway takes boundary none");
 }
 
 TEST_F(CliTest, UsageErrorsExitWithTwo) {
