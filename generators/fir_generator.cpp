@@ -44,11 +44,14 @@ public:
             if (mode != "periodic" && mode != "reflect" && mode != "mirror")
                 throw std::invalid_argument("extension is zero, periodic, reflect, mirror or margin");
             // Halide's % is Euclidean: never negative.
+            // The symmetric folds end in a clamp that changes nothing but lets Halide bound the
+            // folded values by [0, n − 1], which removes the clamps of every tap load: without it,
+            // deriche2 with reflect took 1.337 ms at 8192² on the H100 against 1.312 for periodic.
             auto fold = [&](Expr i, Expr n) -> Expr {
                 if (mode == "periodic") return i % n;
                 Expr period = mode == "reflect" ? 2 * n : max(2 * n - 2, 1);
                 Expr m = i % period;
-                return select(m < n, m, period - (mode == "reflect" ? 1 : 0) - m);
+                return clamp(select(m < n, m, period - (mode == "reflect" ? 1 : 0) - m), 0, n - 1);
             };
             // The folded coordinates, once per column and row (stored): folded at every tap load
             // (two integer remainders each), deriche4 with these boundaries took 2.09–2.16 ms at
