@@ -47,6 +47,9 @@ struct WithMargin {
     // The window [begin, x_end) × [begin, y_end) where `samples` is `repeated` (zero elsewhere): the
     // image, or with `clamped` the whole W + 2·margin.
     Halide::Expr begin, x_end, y_end;
+
+    // Whether (x, y) lies in the window.
+    Halide::Expr inside(Halide::Expr x, Halide::Expr y) const;
 };
 WithMargin with_margin(Halide::Func input, Halide::Type type, Halide::Expr width, Halide::Expr height,
                        Halide::Expr margin, Halide::Expr clamped);

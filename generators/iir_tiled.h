@@ -20,9 +20,11 @@
 //                4. complete the row carries; 5. per tile: re-read, seeded scans, write.
 #include <Halide.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "generators/boundary.h"
 #include "generators/tile_scans.h"
 
 namespace cascade {
@@ -50,9 +52,9 @@ struct ExactEdges {
     TiledEdges vertical, horizontal;
     // Where defined, the image is filtered about its level (generators/boundary.h).
     Halide::Expr level_gain;
-    // Where defined, the input is readable everywhere and the image's samples lie in the window
-    // [begin, x_end) × [begin, y_end), zero elsewhere (a margin: generators/boundary.h).
-    Halide::Expr begin, x_end, y_end;
+    // Where set, the input is readable everywhere (the margin's `repeated`) and the image's samples
+    // lie in the margin's window, zero elsewhere (generators/boundary.h).
+    std::optional<WithMargin> margin;
 };
 
 struct IirTiledFuncs {

@@ -78,9 +78,7 @@ public:
             source = m.repeated;
             width = m.width;
             height = m.height;
-            edges.begin = m.begin;
-            edges.x_end = m.x_end;
-            edges.y_end = m.y_end;
+            edges.margin = m;
         }
         cascade::IirTiledFuncs f =
             cascade::define_iir_tiled(source, width, height, output, down, across, vertical, horizontal, tile,
