@@ -11,10 +11,20 @@ Expr sample(Func f, Dim dim, Expr position, Expr o, Expr c) {
     return dim == Dim::y ? f(o, position, c) : f(position, o, c);
 }
 
+// The sample of a line of n that position i holds under extension `kind` (TwoWayEdges), as
+// runtime/boundary.h's extended_index; the last clamp changes nothing but bounds the result.
+Expr extended(Expr kind, Expr i, Expr n) {
+    Expr reflected = i % (2 * n), period = max(2 * n - 2, 1), mirrored = i % period;
+    Expr index = select(kind == 1, clamp(i, 0, n - 1), kind == 2, i % n, kind == 3,
+                        select(reflected < n, reflected, 2 * n - 1 - reflected),
+                        select(mirrored < n, mirrored, period - mirrored));
+    return clamp(index, 0, n - 1);
+}
+
 }  // namespace
 
 TwoWayStep two_way_step(Func out, Func in, Dim dim, Expr extent, const std::vector<TwoWaySection> &sections,
-                        Func kernel, Expr radius) {
+                        Func kernel, Expr radius, const TwoWayEdges *edges) {
     const std::string name = out.name();
     TwoWayStep step;
     step.dim = dim;
@@ -25,21 +35,37 @@ TwoWayStep two_way_step(Func out, Func in, Dim dim, Expr extent, const std::vect
     Expr length = select(s == 0, m, extent - 1 - m);  // samples in half s
     Expr position = select(s == 0, m - j, m + j);
 
-    // Centre point: the direct Gaussian of the whole line, zero outside it.
+    // Centre point: the direct Gaussian of the whole line, zero outside it or its extension.
     RDom k(0, 2 * radius + 1, name + "_k");
     step.centre_taps = k;
     Expr at = m + k - radius;
     step.centre = Func(name + "_centre");
     step.centre(o, c) = 0.0f;
-    step.centre(o, c) +=
-        kernel(k) * select(at >= 0 && at < extent, sample(in, dim, clamp(at, 0, extent - 1), o, c), 0.0f);
+    if (edges)
+        step.centre(o, c) += kernel(k) * sample(in, dim, extended(edges->kind, at, extent), o, c);
+    else
+        step.centre(o, c) +=
+            kernel(k) * select(at >= 0 && at < extent, sample(in, dim, clamp(at, 0, extent - 1), o, c), 0.0f);
+
+    // (exact) Every section's outputs just past each half's far end: sample q of the weighted
+    // ones is sample q of the line from its start, past `near` one of its last count − near.
+    if (edges) {
+        RDom q(0, edges->count, name + "_edge_q");
+        step.edge_samples = q;
+        Expr position = clamp(select(q < edges->near, q, extent - edges->count + q), 0, extent - 1);
+        Var st("k");
+        step.edge_states = Func(name + "_edge_states");
+        step.edge_states(st, s, o, c) = 0.0f;
+        step.edge_states(st, s, o, c) += edges->weights(q, st, s) * sample(in, dim, position, o, c);
+    }
 
     // The half lines as seen from the centre; zero past the line's end (boundary none).
     Func line(name + "_line");
     line(j, s, o, c) = select(j <= length, sample(in, dim, clamp(position, 0, extent - 1), o, c), 0.0f);
 
     // First pass, each half from its far end inward (j falling): the left half's causal pass, the
-    // right half's anticausal pass, both starting from zero.
+    // right half's anticausal pass, both starting from zero or (exact) from the extension's
+    // outputs past the end; a right half one shorter than the left starts one step past it.
     step.inward_scan = RDom(0, half, name + "_in");
     Expr jin = half - step.inward_scan.x;
     Func previous = line;
@@ -47,9 +73,15 @@ TwoWayStep two_way_step(Func out, Func in, Dim dim, Expr extent, const std::vect
         const TwoWaySection &q = sections[n];
         Func f(name + "_inward_" + std::to_string(n));
         f(j, s, o, c) = undef<float>();
-        Expr y1 = select(jin + 1 <= half, f(min(jin + 1, half), s, o, c), 0.0f);
-        Expr y2 = select(jin + 2 <= half, f(min(jin + 2, half), s, o, c), 0.0f);
-        f(jin, s, o, c) = q.gain * previous(jin, s, o, c) - q.a1 * y1 - q.a2 * y2;
+        // Section n's output d samples before j (d = 1, 2).
+        auto before = [&](int d) {
+            Expr past = edges ? step.edge_states(2 * int(n) + clamp(jin + d - length - 1, 0, 1), s, o, c)
+                              : Expr(0.0f);
+            return select(jin + d <= (edges ? length : half), f(min(jin + d, half), s, o, c), past);
+        };
+        Expr value = q.gain * previous(jin, s, o, c) - q.a1 * before(1) - q.a2 * before(2);
+        if (edges) value = select(jin > length, step.edge_states(2 * int(n), s, o, c), value);
+        f(jin, s, o, c) = value;
         step.inward.push_back(f);
         previous = f;
     }

@@ -30,18 +30,33 @@ struct TwoWaySection {
     Halide::Expr gain, a1, a2;
 };
 
+// Exact boundaries (runtime/twoway.h, two_way_edges): each half's first pass starts from every
+// section's outputs just past the line's end under the extension, as weights of the line's
+// samples, and the centre point's taps read the extension.
+struct TwoWayEdges {
+    Halide::Func
+        weights;         // (q, k, side): sample q's weight in value k (2n + d: section n, d + 1 past the end)
+    Halide::Expr count;  // samples weighted: [0, near) and the last count − near
+    Halide::Expr near;
+    Halide::Expr kind;  // 1 clamp, 2 periodic, 3 reflect, 4 mirror (runtime/twoway.h, TwoWayExtension)
+};
+
 // The Funcs of one step (every line along one dimension), for the schedules.
 struct TwoWayStep {
     Dim dim;
     Halide::Func centre;                        // (o, c): the direct Gaussian at each line's centre
     std::vector<Halide::Func> inward, outward;  // (j, s, o, c): each section of the two passes
     Halide::RDom centre_taps, inward_scan, outward_scan;
+    Halide::Func edge_states;  // exact boundaries: (k, side, o, c), the weights applied
+    Halide::RDom edge_samples;
     Halide::Func out;  // (x, y, c): the step's result
 };
 
 // Defines `out` as the two-way filter of `in` along `dim`, over lines of `extent` samples; the
-// centre point convolves with `kernel` (2K+1 taps, K = `radius`), zero outside the line.
+// centre point convolves with `kernel` (2K+1 taps, K = `radius`), zero outside the line unless
+// `edges` gives the extension.
 TwoWayStep two_way_step(Halide::Func out, Halide::Func in, Dim dim, Halide::Expr extent,
-                        const std::vector<TwoWaySection> &sections, Halide::Func kernel, Halide::Expr radius);
+                        const std::vector<TwoWaySection> &sections, Halide::Func kernel, Halide::Expr radius,
+                        const TwoWayEdges *edges = nullptr);
 
 }  // namespace cascade

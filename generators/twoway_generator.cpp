@@ -2,6 +2,8 @@
 // columns, then along the rows, each line split at its centre. The recursion is a cascade of
 // unit-gain sections (van Vliet's Gaussian in the runtime) and the centre points' Gaussian a
 // sampled kernel, both run-time inputs.
+#include <optional>
+
 #include "generators/twoway.h"
 #include "schedules/twoway_schedule.h"
 
@@ -13,11 +15,26 @@ using cascade::Dim;
 class TwoWayGaussian : public Generator<TwoWayGaussian> {
 public:
     GeneratorParam<int> sections{"sections", 2, 1, 8};
+    // Exact boundaries (generators/twoway.h, TwoWayEdges): the extension and, per dimension, the
+    // weights giving each half's first-pass states past the line's end.
+    GeneratorParam<bool> exact{"exact", false};
 
     Input<Buffer<float>> input{"input", 3};
     Input<Buffer<float>> coefficients{"coefficients", 2};  // (k, n): gain, a1, a2 of section n
     Input<Buffer<float>> kernel{"kernel", 1};              // 2K+1 taps of the centre points' Gaussian
     Output<Buffer<float>> output{"output", 3};
+
+    Input<int> *extension = nullptr, *near_y = nullptr, *near_x = nullptr;
+    Input<Buffer<float>> *edges_y = nullptr, *edges_x = nullptr;
+
+    void configure() {
+        if (!exact) return;
+        extension = add_input<int>("extension");
+        edges_y = add_input<Buffer<float>>("edges_y", 3);
+        near_y = add_input<int>("near_y");
+        edges_x = add_input<Buffer<float>>("edges_x", 3);
+        near_x = add_input<int>("near_x");
+    }
 
     void generate() {
         std::vector<cascade::TwoWaySection> q;
@@ -29,15 +46,29 @@ public:
         Expr radius = (kernel.dim(0).extent() - 1) / 2;
         Expr width = input.dim(0).extent(), height = input.dim(1).extent();
 
+        std::optional<cascade::TwoWayEdges> edges_down, edges_across;
+        if (exact) {
+            auto edges = [&](Input<Buffer<float>> *weights, Input<int> *near) {
+                (*weights).dim(0).set_min(0);
+                (*weights).dim(1).set_bounds(0, 2 * sections);
+                (*weights).dim(2).set_bounds(0, 2);
+                return cascade::TwoWayEdges{*weights, (*weights).dim(0).extent(), *near, *extension};
+            };
+            edges_down = edges(edges_y, near_y);
+            edges_across = edges(edges_x, near_x);
+        }
         Func columns("columns");
-        auto down = cascade::two_way_step(columns, input, Dim::y, height, q, kernel, radius);
-        auto across = cascade::two_way_step(output, columns, Dim::x, width, q, kernel, radius);
+        auto down = cascade::two_way_step(columns, input, Dim::y, height, q, kernel, radius,
+                                          edges_down ? &*edges_down : nullptr);
+        auto across = cascade::two_way_step(output, columns, Dim::x, width, q, kernel, radius,
+                                            edges_across ? &*edges_across : nullptr);
+        const int states = 2 * sections;
         if (get_target().has_gpu_feature()) {
-            cascade::schedule_two_way_cuda(down, false);
-            cascade::schedule_two_way_cuda(across, true);
+            cascade::schedule_two_way_cuda(down, false, states);
+            cascade::schedule_two_way_cuda(across, true, states);
         } else {
-            cascade::schedule_two_way_cpu(down, false);
-            cascade::schedule_two_way_cpu(across, true);
+            cascade::schedule_two_way_cpu(down, false, states);
+            cascade::schedule_two_way_cpu(across, true, states);
         }
     }
 };

@@ -82,24 +82,73 @@ GaussianDesign design_gaussian(double sigma, GaussianMethod method) {
     return design;
 }
 
-TwoWayPlan::TwoWayPlan(const TwoWayGaussian &g, Device device)
-    : variant_(&find_variant("twoway", int(g.sections.size()), device)),
+namespace {
+
+bool two_way_exact(Boundary boundary) { return boundary != Boundary::none && boundary != Boundary::zero; }
+
+// The extension as generators/twoway.h's TwoWayEdges numbers it.
+int two_way_extension(Boundary boundary) {
+    switch (boundary) {
+        case Boundary::clamp:
+            return 1;
+        case Boundary::periodic:
+            return 2;
+        case Boundary::reflect:
+            return 3;
+        case Boundary::mirror:
+            return 4;
+        default:
+            return 0;
+    }
+}
+
+// (q, k, side) as the variant reads it.
+Halide::Runtime::Buffer<float> edge_buffer(TwoWayEdgeWeights &edges, int states) {
+    if (edges.count == 0) return {};
+    Halide::Runtime::Buffer<float> buffer(edges.weights.data(), int(edges.count), states, 2);
+    buffer.set_host_dirty(true);
+    return buffer;
+}
+
+}  // namespace
+
+TwoWayPlan::TwoWayPlan(const TwoWayGaussian &g, Device device, int width, int height, Boundary boundary)
+    : variant_(
+          &find_variant(two_way_exact(boundary) ? "twoway_exact" : "twoway", int(g.sections.size()), device)),
       coefficients_(two_way_coefficients(g, variant_->order)),
       kernel_(g.kernel.begin(), g.kernel.end()),
       coefficient_buffer_(coefficients_.data(), 3, variant_->order),
-      kernel_buffer_(kernel_.data(), int(kernel_.size())) {
+      kernel_buffer_(kernel_.data(), int(kernel_.size())),
+      width_(width),
+      height_(height),
+      boundary_(boundary) {
     // A CUDA pipeline copies an input to the device only when it is marked host-dirty; once
     // there, both stay for every later call of this plan.
     coefficient_buffer_.set_host_dirty(true);
     kernel_buffer_.set_host_dirty(true);
+    if (!two_way_exact(boundary)) return;
+    edges_y_ = two_way_edges(coefficients_, height, boundary);
+    edges_x_ = two_way_edges(coefficients_, width, boundary);
+    edges_y_buffer_ = edge_buffer(edges_y_, 2 * variant_->order);
+    edges_x_buffer_ = edge_buffer(edges_x_, 2 * variant_->order);
 }
 
 void TwoWayPlan::run(halide_buffer_t *input, halide_buffer_t *output) {
+    for (const halide_buffer_t *b : {input, output})
+        if (b->dimensions != 3 || b->dim[0].extent != width_ || b->dim[1].extent != height_)
+            throw Error("the image's shape differs from the plan's");
     PipelineCall call;
     call.buffer("input", input)
         .buffer("output", output)
         .buffer("coefficients", coefficient_buffer_.raw_buffer())
         .buffer("kernel", kernel_buffer_.raw_buffer());
+    if (two_way_exact(boundary_)) {
+        call.scalar("extension", two_way_extension(boundary_))
+            .buffer("edges_y", edges_y_buffer_.raw_buffer())
+            .scalar("near_y", double(edges_y_.near))
+            .buffer("edges_x", edges_x_buffer_.raw_buffer())
+            .scalar("near_x", double(edges_x_.near));
+    }
     call.run(*variant_);
 }
 
@@ -108,15 +157,11 @@ GaussianPlan::GaussianPlan(const GaussianDesign &design, int width, int height, 
     : device_(device), width_(width), height_(height), channels_(channels) {
     if (width < 1 || height < 1 || channels < 1) throw Error("the input image is empty");
     require_own_traversal(design.method, algorithm);
-    // The two-way filter sees zeros past the edges.
-    if (boundary != Boundary::none && design.method == GaussianMethod::twoway)
-        throw Error(std::string("boundary '") + boundary_name(boundary) +
-                    "' is exact for methods vanvliet, deriche2 and deriche4; twoway takes boundary none");
     if (samples != SampleType::f32 && design.method != GaussianMethod::vanvliet)
         throw Error(std::string(gaussian_method_name(design.method)) + " filters float32 samples; " +
                     sample_name(samples) + " ones are converted inside vanvliet's pipeline only");
     if (design.method == GaussianMethod::twoway) {
-        two_way_ = std::make_unique<TwoWayPlan>(design.two_way, device);
+        two_way_ = std::make_unique<TwoWayPlan>(design.two_way, device, width, height, boundary);
         return;
     }
     const std::vector<double> &taps = design.parts.taps;

@@ -40,7 +40,10 @@ GaussianDesign design_gaussian(double sigma, GaussianMethod method);
 // once as the pipeline reads them. Throws cascade::Error when the build has no fitting variant.
 class TwoWayPlan {
 public:
-    TwoWayPlan(const TwoWayGaussian &g, Device device);
+    // For W×H images; boundaries other than none and zero (which are the same here: the first
+    // passes start from zero and the centre points read zeros past the line) take the exact
+    // variant (twoway.h, two_way_edges).
+    TwoWayPlan(const TwoWayGaussian &g, Device device, int width, int height, Boundary boundary);
     TwoWayPlan(const TwoWayPlan &) = delete;
     TwoWayPlan &operator=(const TwoWayPlan &) = delete;
 
@@ -53,6 +56,10 @@ private:
     const Variant *variant_;
     std::vector<float> coefficients_, kernel_;
     Halide::Runtime::Buffer<float> coefficient_buffer_, kernel_buffer_;
+    int width_, height_;
+    Boundary boundary_;
+    TwoWayEdgeWeights edges_y_, edges_x_;  // exact boundaries: down the columns, along the rows
+    Halide::Runtime::Buffer<float> edges_y_buffer_, edges_x_buffer_;
 };
 
 // A method's pipelines for W×H×C images on one device, everything they read made once:

@@ -101,19 +101,26 @@ Matrix fir_iir_2d(const FirIirGaussian &g, const Matrix &X) {
 namespace {
 
 // One line of the two-way filter: a column vector of L samples cut at m = ⌊L/2⌋.
-Matrix two_way_line(const TwoWayGaussian &g, const Matrix &x) {
+Matrix two_way_line(const TwoWayGaussian &g, const Matrix &x, Boundary boundary, Eigen::Index pad) {
     const Eigen::Index L = x.rows(), m = L / 2;
+    auto at = [&](Eigen::Index i) {
+        const int64_t source = extended_index(boundary, i, L);
+        return source < 0 ? 0.0 : x(source, 0);
+    };
     const int radius = int(g.kernel.size() / 2);
     double centre = 0;
-    for (int k = -radius; k <= radius; k++)
-        if (m + k >= 0 && m + k < L) centre += g.kernel[k + radius] * x(m + k, 0);
-    Matrix left = x.topRows(m), right = x.bottomRows(L - 1 - m);
-    // First pass, from the far ends inward, from zero.
+    for (int k = -radius; k <= radius; k++) centre += g.kernel[k + radius] * at(m + k);
+    // First pass, from the far ends inward, from zero `pad` samples past them.
+    Matrix left(pad + m, 1), right(L - 1 - m + pad, 1);
+    for (Eigen::Index i = 0; i < left.rows(); i++) left(i, 0) = at(i - pad);
+    for (Eigen::Index i = 0; i < right.rows(); i++) right(i, 0) = at(m + 1 + i);
     for (const RecursiveFilter &s : g.sections) {
         const Matrix zeros = Matrix::Zero(s.order(), 1);
         left = causal(s, zeros, left);
         right = anticausal(s, right, zeros);
     }
+    left = left.bottomRows(m).eval();
+    right = right.topRows(L - 1 - m).eval();
     // Second pass, from the centre outward, every section's state the centre value.
     for (const RecursiveFilter &s : g.sections) {
         const Matrix seed = Matrix::Constant(s.order(), 1, centre);
@@ -127,10 +134,14 @@ Matrix two_way_line(const TwoWayGaussian &g, const Matrix &x) {
 
 }  // namespace
 
-Matrix two_way_2d(const TwoWayGaussian &g, const Matrix &X) {
+Matrix two_way_2d(const TwoWayGaussian &g, const Matrix &X, Boundary boundary) {
+    const Eigen::Index pad = boundary == Boundary::none || boundary == Boundary::zero
+                                 ? 0
+                                 : Eigen::Index(decay_length(g.sections, 1e-15));
     Matrix V(X.rows(), X.cols()), U(X.rows(), X.cols());
-    for (Eigen::Index c = 0; c < X.cols(); c++) V.col(c) = two_way_line(g, X.col(c));
-    for (Eigen::Index r = 0; r < X.rows(); r++) U.row(r) = two_way_line(g, V.row(r).transpose()).transpose();
+    for (Eigen::Index c = 0; c < X.cols(); c++) V.col(c) = two_way_line(g, X.col(c), boundary, pad);
+    for (Eigen::Index r = 0; r < X.rows(); r++)
+        U.row(r) = two_way_line(g, V.row(r).transpose(), boundary, pad).transpose();
     return U;
 }
 

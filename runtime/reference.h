@@ -48,8 +48,10 @@ Matrix fir_2d(const std::vector<double> &vertical, const std::vector<double> &ho
 Matrix fir_iir_2d(const FirIirGaussian &g, const Matrix &X);
 
 // Lee et al.'s two-way partitioned Gaussian (twoway.h) of one plane, down the columns, then along
-// the rows, zero past the ends of each line (boundary `none`), as the pipeline computes it.
-Matrix two_way_2d(const TwoWayGaussian &g, const Matrix &X);
+// the rows, as the pipeline computes it: each line extended by `boundary` (none: zeros) where
+// the centre point's taps reach past it and where the first pass starts, which runs over the
+// extension written out until the recursion's response has decayed (to 1e−15).
+Matrix two_way_2d(const TwoWayGaussian &g, const Matrix &X, Boundary boundary = Boundary::none);
 
 // The inclusive summed-area table of one plane, in double.
 Matrix summed_area_table(const Matrix &X);

@@ -16,7 +16,7 @@ std::vector<std::pair<Func, RVar>> scans(const TwoWayStep &step) {
 
 }  // namespace
 
-void schedule_two_way_cpu(TwoWayStep step, bool last) {
+void schedule_two_way_cpu(TwoWayStep step, bool last, int states) {
     Var o = step.centre.args()[0], c = step.centre.args()[1], oo("oo"), oi("oi"), t("t"), u("u");
     RVar k = step.centre_taps.x;
     step.centre.compute_root().vectorize(o, 8, TailStrategy::GuardWithIf);
@@ -26,6 +26,20 @@ void schedule_two_way_cpu(TwoWayStep step, bool last) {
         .vectorize(oi)
         .fuse(oo, c, t)
         .parallel(t);
+    if (step.edge_states.defined()) {
+        // Eight lines per vector, as the scans that read them.
+        const auto a = step.edge_states.args();  // (k, side, o, c)
+        RVar q = step.edge_samples.x;
+        step.edge_states.compute_root().bound(a[0], 0, states).unroll(a[0]);
+        step.edge_states.update()
+            .split(a[2], oo, oi, 8, TailStrategy::GuardWithIf)
+            .reorder(oi, a[0], q, oo, a[1], a[3])
+            .unroll(a[0])
+            .vectorize(oi)
+            .fuse(oo, a[1], t)
+            .fuse(t, a[3], u)
+            .parallel(u);
+    }
     for (auto [f, r] : scans(step)) {
         const auto args = f.args();  // (j, s, o, c)
         // Lines are contiguous in o, so eight neighbouring lines scan in lockstep as one vector.
@@ -43,10 +57,28 @@ void schedule_two_way_cpu(TwoWayStep step, bool last) {
     step.out.vectorize(args[0], 8, TailStrategy::GuardWithIf).parallel(args[1]);
 }
 
-void schedule_two_way_cuda(TwoWayStep step, bool last) {
+void schedule_two_way_cuda(TwoWayStep step, bool last, int states) {
     Var o = step.centre.args()[0], c = step.centre.args()[1], oo("oo"), oi("oi");
     step.centre.compute_root().gpu_tile(o, oo, oi, 64, TailStrategy::GuardWithIf);
     step.centre.update().split(o, oo, oi, 64, TailStrategy::GuardWithIf).gpu_blocks(oo, c).gpu_threads(oi);
+    if (step.edge_states.defined()) {
+        // One thread per half line, as the scans that read them.
+        const auto a = step.edge_states.args();  // (k, side, o, c)
+        RVar q = step.edge_samples.x;
+        step.edge_states.compute_root()
+            .bound(a[0], 0, states)
+            .reorder(a[0], a[2], a[1], a[3])
+            .split(a[2], oo, oi, 64, TailStrategy::GuardWithIf)
+            .gpu_blocks(oo, a[1], a[3])
+            .gpu_threads(oi)
+            .unroll(a[0]);
+        step.edge_states.update()
+            .reorder(a[0], q, a[2], a[1], a[3])
+            .split(a[2], oo, oi, 64, TailStrategy::GuardWithIf)
+            .gpu_blocks(oo, a[1], a[3])
+            .gpu_threads(oi)
+            .unroll(a[0]);
+    }
     for (auto [f, r] : scans(step)) {
         const auto args = f.args();  // (j, s, o, c)
         f.compute_root().reorder_storage(args[2], args[0], args[1], args[3]);

@@ -6,8 +6,9 @@
 
 namespace cascade {
 
-// `last`: the step's `out` is the pipeline's output (not computed at root).
-void schedule_two_way_cpu(TwoWayStep step, bool last);
-void schedule_two_way_cuda(TwoWayStep step, bool last);
+// `last`: the step's `out` is the pipeline's output (not computed at root); `states`: the
+// values past a line's end each half's first pass starts from (exact boundaries: 2 per section).
+void schedule_two_way_cpu(TwoWayStep step, bool last, int states);
+void schedule_two_way_cuda(TwoWayStep step, bool last, int states);
 
 }  // namespace cascade

@@ -252,8 +252,96 @@ TEST_P(TwoWayTest, IsExactOnTheCentreLinesOfASeparableImage) {
     for (int x = 40; x <= 60; x++) EXPECT_NEAR(output.at(x, m, 0), expected, 1e-5) << x;
 }
 
+// The exact boundaries (runtime/twoway.h, two_way_edges): the first passes start from the
+// extension's states and the centre points read the extension, as the reference writes it out.
+TEST_P(TwoWayTest, EveryBoundaryMatchesTheExtendedDefinition) {
+    auto rng = rng_for_test();
+    for (Boundary boundary :
+         {Boundary::zero, Boundary::clamp, Boundary::periodic, Boundary::reflect, Boundary::mirror})
+        for (double sigma : {0.8, 3.0, 10.0}) {
+            const GaussianDesign design = design_gaussian(sigma, GaussianMethod::twoway);
+            for (Size size : kAwkwardSizes) {
+                const Image input = random_image(rng, size.width, size.height, 1);
+                Image output(size.width, size.height, 1);
+                std::fill(output.data.begin(), output.data.end(), std::numeric_limits<float>::quiet_NaN());
+                gaussian_blur(input, output, design, {boundary, GetParam()});
+                const auto expected =
+                    reference::two_way_2d(design.two_way, reference::plane(input, 0), boundary);
+                EXPECT_LE(relative_l2(reference::plane(output, 0), expected), 1e-5)
+                    << boundary_name(boundary) << " sigma " << sigma << " " << size.width << "x"
+                    << size.height;
+            }
+        }
+}
+
+// Every sample, the edges and the centre lines included: each half's first pass starts in the
+// constant's steady state and the centre points sum the whole kernel.
+TEST_P(TwoWayTest, KeepsAConstantUnderEveryExtension) {
+    for (Boundary boundary : {Boundary::clamp, Boundary::periodic, Boundary::reflect, Boundary::mirror})
+        for (double sigma : {0.5, 2.0, 10.0, 50.0, 200.0})
+            for (Size size : {Size{1, 1}, Size{2, 3}, Size{37, 23}, Size{130, 7}}) {
+                Image input(size.width, size.height, 1);
+                std::fill(input.data.begin(), input.data.end(), 0.7f);
+                const Image output = gaussian_blur(input, design_gaussian(sigma, GaussianMethod::twoway),
+                                                   {boundary, GetParam()});
+                float worst = 0;
+                for (float v : output.data) worst = std::max(worst, std::abs(v - 0.7f));
+                EXPECT_LE(worst, 0.7f * 1e-5f) << boundary_name(boundary) << " sigma " << sigma << " "
+                                               << size.width << "x" << size.height;
+            }
+}
+
 INSTANTIATE_TEST_SUITE_P(Devices, TwoWayTest, ::testing::Values(DeviceChoice::cpu, DeviceChoice::cuda),
                          [](const auto &info) { return info.param == DeviceChoice::cuda ? "cuda" : "cpu"; });
+
+// Against the serial definition: the cascade run over the extension written out before sample 0
+// (after sample N − 1, backwards) until its response has decayed, its outputs one and two samples
+// past the end.
+TEST(TwoWay, EdgeWeightsGiveTheExtensionsStates) {
+    auto rng = rng_for_test();
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    for (double sigma : {3.0, 50.0}) {
+        const TwoWayGaussian g = two_way_gaussian(sigma);
+        std::vector<float> coefficients;
+        for (const RecursiveFilter &s : g.sections)
+            coefficients.insert(coefficients.end(), {float(s.gain), float(s.feedback[0]),
+                                                     s.feedback.size() > 1 ? float(s.feedback[1]) : 0.0f});
+        const int K = 2 * int(g.sections.size());
+        const int64_t pad = decay_length(g.sections, 1e-16);
+        for (Boundary boundary : {Boundary::clamp, Boundary::periodic, Boundary::reflect, Boundary::mirror})
+            for (int64_t n : {1, 2, 7, 64, 301}) {
+                std::vector<double> x(n);
+                for (double &v : x) v = u(rng);
+                const TwoWayEdgeWeights table = two_way_edges(coefficients, n, boundary);
+                ASSERT_EQ(table.weights.size(), size_t(table.count * 2 * K));
+                for (int side = 0; side < 2; side++) {
+                    std::vector<double> state(K, 0.0);
+                    for (int64_t j = pad; j >= 0; j--) {
+                        const int64_t i = extended_index(boundary, side == 0 ? -1 - j : n + j, n);
+                        double in = x[i];
+                        for (size_t s = 0; s < g.sections.size(); s++) {
+                            const double out = double(coefficients[3 * s]) * in -
+                                               double(coefficients[3 * s + 1]) * state[2 * s] -
+                                               double(coefficients[3 * s + 2]) * state[2 * s + 1];
+                            state[2 * s + 1] = state[2 * s];
+                            state[2 * s] = out;
+                            in = out;
+                        }
+                    }
+                    for (int k = 0; k < K; k++) {
+                        double sum = 0;
+                        for (int64_t q = 0; q < table.count; q++) {
+                            const int64_t i = q < table.near ? q : n - table.count + q;
+                            sum += double(table.weights[size_t(q + table.count * (k + K * side))]) * x[i];
+                        }
+                        EXPECT_NEAR(sum, state[k], 1e-5 * (1 + std::abs(state[k])))
+                            << boundary_name(boundary) << " sigma " << sigma << " n " << n << " side " << side
+                            << " value " << k;
+                    }
+                }
+            }
+    }
+}
 
 TEST(TwoWay, RefusesAnAlgorithm) {
     const Image input(8, 8, 1);
