@@ -46,8 +46,8 @@ Command add_gaussian_command(CLI::App &app) {
         "filtered at once and joined through the centre pixel's direct Gaussian; approximate near the\n"
         "centre lines, by design. It has its own traversal (no --algorithm).\n"
         "With --boundary none the passes start from zero, which darkens a band of about 2*sigma along\n"
-        "the edges; zero, clamp, periodic, reflect and mirror are exact with vanvliet, deriche2 and\n"
-        "deriche4 (docs/boundaries.md); twoway takes none only.\n"
+        "the edges; zero, clamp, periodic, reflect and mirror are exact with every method (twoway:\n"
+        "its passes from the edges and its centre pixels read the extension; docs/boundaries.md).\n"
         "Accuracy of each method: docs/gaussian.md.");
     add_batch_io_options(*cmd, args->io);
     cmd->add_option("--sigma", args->sigma, "Standard deviation in pixels, 0.5 to 2000 (deriche4: to 4)")
