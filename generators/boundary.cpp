@@ -15,6 +15,31 @@ Expr sample(Func f, Dim dim, Expr position, Expr across, Expr c, Expr extent) {
 
 }  // namespace
 
+Expr extended_index(Expr boundary, Expr i, Expr n) {
+    // Halide's % is Euclidean: never negative.
+    auto fold = [&](int kind) -> Expr {
+        switch (kind) {
+            case kClamp:
+                return clamp(i, 0, n - 1);
+            case kPeriodic:
+                return i % n;
+            case kReflect:
+                return select(i % (2 * n) < n, i % (2 * n), 2 * n - 1 - i % (2 * n));
+            default: {
+                Expr period = max(2 * n - 2, 1);
+                return select(i % period < n, i % period, period - i % period);
+            }
+        }
+    };
+    // A constant extension builds its own fold alone (the FIR's: as few instructions as before
+    // this helper served both), a run-time one selects among them.
+    const int64_t *constant = Internal::as_const_int(boundary);
+    Expr index = constant ? fold(int(*constant))
+                          : select(boundary == kClamp, fold(kClamp), boundary == kPeriodic, fold(kPeriodic),
+                                   boundary == kReflect, fold(kReflect), fold(kMirror));
+    return clamp(index, 0, n - 1);
+}
+
 WithMargin with_margin(Func input, Type type, Expr width, Expr height, Expr margin, Expr clamped) {
     Var x("x"), y("y"), c("c");
     WithMargin m;

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "generators/boundary.h"
 #include "schedules/fir_schedule.h"
 
 namespace {
@@ -43,23 +44,16 @@ public:
         } else {
             if (mode != "periodic" && mode != "reflect" && mode != "mirror")
                 throw std::invalid_argument("extension is zero, periodic, reflect, mirror or margin");
-            // Halide's % is Euclidean: never negative.
-            // The symmetric folds end in a clamp that changes nothing but lets Halide bound the
-            // folded values by [0, n − 1], which removes the clamps of every tap load: without it,
-            // deriche2 with reflect took 1.337 ms at 8192² on the H100 against 1.312 for periodic.
-            auto fold = [&](Expr i, Expr n) -> Expr {
-                if (mode == "periodic") return i % n;
-                Expr period = mode == "reflect" ? 2 * n : max(2 * n - 2, 1);
-                Expr m = i % period;
-                return clamp(select(m < n, m, period - (mode == "reflect" ? 1 : 0) - m), 0, n - 1);
-            };
+            const Expr boundary = mode == "periodic"  ? cascade::kPeriodic
+                                  : mode == "reflect" ? cascade::kReflect
+                                                      : cascade::kMirror;
             // The folded coordinates, once per column and row (stored): folded at every tap load
             // (two integer remainders each), deriche4 with these boundaries took 2.09–2.16 ms at
             // 8192² on the H100 against 1.60 for none; stored, 1.62–1.63. Halide's
             // BoundaryConditions (the inside split off as likely) took 2.23–2.48.
             Var i("i");
-            column_of(i) = fold(i, width);
-            row_of(i) = fold(i, height);
+            column_of(i) = cascade::extended_index(boundary, i, width);
+            row_of(i) = cascade::extended_index(boundary, i, height);
             extended(x, y, c) = input(clamp(column_of(x), 0, width - 1), clamp(row_of(y), 0, height - 1), c);
         }
         const int r = radius;

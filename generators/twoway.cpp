@@ -1,5 +1,7 @@
 #include "twoway.h"
 
+#include "generators/boundary.h"
+
 namespace cascade {
 
 using namespace Halide;
@@ -9,16 +11,6 @@ namespace {
 // `f` at position `position` of line `o` along `dim`.
 Expr sample(Func f, Dim dim, Expr position, Expr o, Expr c) {
     return dim == Dim::y ? f(o, position, c) : f(position, o, c);
-}
-
-// The sample of a line of n that position i holds under extension `kind` (TwoWayEdges), as
-// runtime/boundary.h's extended_index; the last clamp changes nothing but bounds the result.
-Expr extended(Expr kind, Expr i, Expr n) {
-    Expr reflected = i % (2 * n), period = max(2 * n - 2, 1), mirrored = i % period;
-    Expr index = select(kind == 1, clamp(i, 0, n - 1), kind == 2, i % n, kind == 3,
-                        select(reflected < n, reflected, 2 * n - 1 - reflected),
-                        select(mirrored < n, mirrored, period - mirrored));
-    return clamp(index, 0, n - 1);
 }
 
 }  // namespace
@@ -42,7 +34,7 @@ TwoWayStep two_way_step(Func out, Func in, Dim dim, Expr extent, const std::vect
     step.centre = Func(name + "_centre");
     step.centre(o, c) = 0.0f;
     if (edges)
-        step.centre(o, c) += kernel(k) * sample(in, dim, extended(edges->kind, at, extent), o, c);
+        step.centre(o, c) += kernel(k) * sample(in, dim, extended_index(edges->boundary, at, extent), o, c);
     else
         step.centre(o, c) +=
             kernel(k) * select(at >= 0 && at < extent, sample(in, dim, clamp(at, 0, extent - 1), o, c), 0.0f);

@@ -38,7 +38,7 @@ struct TwoWayEdges {
         weights;         // (q, k, side): sample q's weight in value k (2n + d: section n, d + 1 past the end)
     Halide::Expr count;  // samples weighted: [0, near) and the last count − near
     Halide::Expr near;
-    Halide::Expr kind;  // 1 clamp, 2 periodic, 3 reflect, 4 mirror (runtime/twoway.h, TwoWayExtension)
+    Halide::Expr boundary;  // the extension: generators/boundary.h, FoldedBoundary
 };
 
 // The Funcs of one step (every line along one dimension), for the schedules.

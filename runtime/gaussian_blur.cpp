@@ -86,22 +86,6 @@ namespace {
 
 bool two_way_exact(Boundary boundary) { return boundary != Boundary::none && boundary != Boundary::zero; }
 
-// The extension as generators/twoway.h's TwoWayEdges numbers it.
-int two_way_extension(Boundary boundary) {
-    switch (boundary) {
-        case Boundary::clamp:
-            return 1;
-        case Boundary::periodic:
-            return 2;
-        case Boundary::reflect:
-            return 3;
-        case Boundary::mirror:
-            return 4;
-        default:
-            return 0;
-    }
-}
-
 // (q, k, side) as the variant reads it.
 Halide::Runtime::Buffer<float> edge_buffer(TwoWayEdgeWeights &edges, int states) {
     if (edges.count == 0) return {};
@@ -143,7 +127,10 @@ void TwoWayPlan::run(halide_buffer_t *input, halide_buffer_t *output) {
         .buffer("coefficients", coefficient_buffer_.raw_buffer())
         .buffer("kernel", kernel_buffer_.raw_buffer());
     if (two_way_exact(boundary_)) {
-        call.scalar("extension", two_way_extension(boundary_))
+        // The variant takes the extension as this enum's value (generators/boundary.h, FoldedBoundary).
+        static_assert(int(Boundary::clamp) == 2 && int(Boundary::periodic) == 3 &&
+                      int(Boundary::reflect) == 4 && int(Boundary::mirror) == 5);
+        call.scalar("extension", int(boundary_))
             .buffer("edges_y", edges_y_buffer_.raw_buffer())
             .scalar("near_y", double(edges_y_.near))
             .buffer("edges_x", edges_x_buffer_.raw_buffer())

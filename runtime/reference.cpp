@@ -1,5 +1,7 @@
 #include "reference.h"
 
+#include <algorithm>
+
 namespace cascade::reference {
 
 Matrix causal(const RecursiveFilter &f, const Matrix &P, const Matrix &X) {
@@ -103,17 +105,13 @@ namespace {
 // One line of the two-way filter: a column vector of L samples cut at m = ⌊L/2⌋.
 Matrix two_way_line(const TwoWayGaussian &g, const Matrix &x, Boundary boundary, Eigen::Index pad) {
     const Eigen::Index L = x.rows(), m = L / 2;
-    auto at = [&](Eigen::Index i) {
-        const int64_t source = extended_index(boundary, i, L);
-        return source < 0 ? 0.0 : x(source, 0);
-    };
     const int radius = int(g.kernel.size() / 2);
+    pad = std::max<Eigen::Index>(pad, radius);
+    const Matrix e = extended_rows(x, boundary, pad);  // sample i at pad + i
     double centre = 0;
-    for (int k = -radius; k <= radius; k++) centre += g.kernel[k + radius] * at(m + k);
+    for (int k = -radius; k <= radius; k++) centre += g.kernel[k + radius] * e(pad + m + k, 0);
     // First pass, from the far ends inward, from zero `pad` samples past them.
-    Matrix left(pad + m, 1), right(L - 1 - m + pad, 1);
-    for (Eigen::Index i = 0; i < left.rows(); i++) left(i, 0) = at(i - pad);
-    for (Eigen::Index i = 0; i < right.rows(); i++) right(i, 0) = at(m + 1 + i);
+    Matrix left = e.topRows(pad + m), right = e.middleRows(pad + m + 1, L - 1 - m + pad);
     for (const RecursiveFilter &s : g.sections) {
         const Matrix zeros = Matrix::Zero(s.order(), 1);
         left = causal(s, zeros, left);
