@@ -22,17 +22,17 @@ endif()
 enable_language(CUDA)
 find_package(CUDAToolkit REQUIRED)
 
-add_library(cascade_cuda_baselines STATIC ${PROJECT_SOURCE_DIR}/runtime/baselines/cub_sat.cu)
+add_library(cascade_cuda_baselines STATIC ${PROJECT_SOURCE_DIR}/bench/baselines/cub_sat.cu)
 set_target_properties(cascade_cuda_baselines PROPERTIES CUDA_STANDARD 17 CUDA_STANDARD_REQUIRED ON)
 # GPU servers have the driver only: link the runtime statically.
 target_link_libraries(cascade_cuda_baselines PUBLIC CUDA::cudart_static)
 # The cuFFT Gaussian, where the toolkit has cuFFT's header. cuFFT itself is loaded at run time
-# (dlopen), not linked: runtime/baselines/cufft_library.h says why.
+# (dlopen), not linked: bench/baselines/cufft_library.h says why.
 find_file(CASCADE_CUFFT_HEADER cufft.h HINTS ${CUDAToolkit_INCLUDE_DIRS} NO_DEFAULT_PATH)
 if(CASCADE_CUFFT_HEADER)
   target_sources(cascade_cuda_baselines PRIVATE
-    ${PROJECT_SOURCE_DIR}/runtime/baselines/cufft_gaussian.cu
-    ${PROJECT_SOURCE_DIR}/runtime/baselines/cufft_library.cpp)
+    ${PROJECT_SOURCE_DIR}/bench/baselines/cufft_gaussian.cu
+    ${PROJECT_SOURCE_DIR}/bench/baselines/cufft_library.cpp)
   target_compile_definitions(cascade_cuda_baselines PUBLIC CASCADE_HAVE_CUFFT)
   target_link_libraries(cascade_cuda_baselines PRIVATE ${CMAKE_DL_LIBS})
 else()

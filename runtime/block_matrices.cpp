@@ -1,6 +1,6 @@
 #include "block_matrices.h"
 
-#include "error.h"
+#include "cascade/error.h"
 #include "reference.h"
 
 namespace cascade {

@@ -8,7 +8,7 @@
 //   y_i = b0·x_i − Σ a_k y_{i−k},   z_i = b0'·y_i − Σ a'_k z_{i+k}.
 #include <Eigen/Dense>
 
-#include "filter.h"
+#include "cascade/filter.h"
 
 namespace cascade {
 

@@ -1,12 +1,13 @@
-#include "boundary.h"
+#include "boundary_tables.h"
 
 #include <algorithm>
 #include <cmath>
 #include <random>
 
-#include "error.h"
+#include "cascade/error.h"
 #include "names.h"
 #include "reference.h"
+#include "boundary_tables.h"
 
 namespace cascade {
 
@@ -146,6 +147,11 @@ int64_t extended_index(Boundary boundary, int64_t i, int64_t n) {
         }
     }
     return -1;
+}
+
+int margin_for(const RecursiveFilter &filter) {
+    require_stable(filter);
+    return int(decay_length(to_sections(filter), 1e-9));
 }
 
 int64_t decay_length(const std::vector<RecursiveFilter> &sections, double epsilon) {

@@ -1,11 +1,11 @@
-#include "box.h"
+#include "cascade/box.h"
 
 #include <algorithm>
 #include <thread>
 
-#include "error.h"
-#include "iir.h"
-#include "sat.h"
+#include "cascade/error.h"
+#include "cascade/iir.h"
+#include "cascade/sat.h"
 
 namespace cascade {
 

@@ -1,10 +1,10 @@
-#include "bspline.h"
+#include "cascade/bspline.h"
 
 #include <Eigen/Dense>
 #include <cmath>
 #include <complex>
 
-#include "error.h"
+#include "cascade/error.h"
 
 namespace cascade {
 

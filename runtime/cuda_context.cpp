@@ -1,16 +1,17 @@
 // By default Halide's CUDA runtime creates a context of its own. Work in it is invisible to CUDA
-// events and CUB calls, which use the device's primary context, and device pointers do not cross
-// over. Halide declares its context and stream hooks weak; the strong definitions below replace
-// them in every binary that links this file (any that links the bench). The bench calls
-// share_cuda_context_with_halide(), which pulls this object out of the static library.
+// events, CUB calls and cudaMalloc'ed memory, which use the device's primary context. Halide
+// declares its context and stream hooks weak; the strong definitions below replace them in the
+// runtime library, so that every pipeline runs in the primary context on the legacy default
+// stream, or in what a cascade::cuda::Scope (cascade/cuda.h) names on the calling thread.
 #include "cuda_context.h"
-
-#ifdef CASCADE_HAVE_CUDA_RUNTIME
 
 #include <HalideRuntime.h>
 #include <dlfcn.h>
 
 #include <atomic>
+
+#include "cascade/cuda.h"
+#include "cascade/error.h"
 
 namespace cascade {
 
@@ -49,12 +50,31 @@ const PrimaryContext &primary_context() {
     return primary;
 }
 
+// The calling thread's Scope, if any: pipelines run synchronously on the thread that calls them,
+// so the hooks below see the caller's choice.
+struct ThreadChoice {
+    bool set = false;
+    void *stream = nullptr, *context = nullptr;
+};
+thread_local ThreadChoice chosen;
+
 }  // namespace
 
 std::string share_cuda_context_with_halide() {
     const PrimaryContext &primary = primary_context();
     return primary.error ? primary.error : "";
 }
+
+namespace cuda {
+
+Scope::Scope(void *stream, void *context)
+    : previous_stream_(chosen.stream), previous_context_(chosen.context), previous_set_(chosen.set) {
+    chosen = {true, stream, context};
+}
+
+Scope::~Scope() { chosen = {previous_set_, previous_stream_, previous_context_}; }
+
+}  // namespace cuda
 
 }  // namespace cascade
 
@@ -63,6 +83,10 @@ extern "C" {
 // `create` is false only when Halide releases its device state (at exit): nothing to hand back
 // then unless the context was retained already.
 int halide_cuda_acquire_context(void *user_context, void **context, bool create) {
+    if (cascade::chosen.set && cascade::chosen.context) {
+        *context = cascade::chosen.context;
+        return 0;
+    }
     if (!create && !cascade::retained) {
         *context = nullptr;
         return 0;
@@ -76,26 +100,14 @@ int halide_cuda_acquire_context(void *user_context, void **context, bool create)
     return 0;
 }
 
-// The primary context is shared and thread-safe: nothing to release, no lock to hold.
+// The contexts are the caller's or the shared, thread-safe primary one: nothing to release.
 int halide_cuda_release_context(void *) { return 0; }
 
-// The legacy default stream: the stream of cudaEventRecord(e, 0), cudaMemcpyAsync(..., 0) and
-// CUB's default.
+// The Scope's stream, else the legacy default stream: the stream of cudaEventRecord(e, 0),
+// cudaMemcpyAsync(..., 0) and CUB's default.
 int halide_cuda_get_stream(void *, void *, void **stream) {
-    *stream = nullptr;
+    *stream = cascade::chosen.set ? cascade::chosen.stream : nullptr;
     return 0;
 }
 
 }  // extern "C"
-
-#else
-
-namespace cascade {
-
-std::string share_cuda_context_with_halide() {
-    return "this build has no CUDA runtime (no CUDA compiler was found at configure time)";
-}
-
-}  // namespace cascade
-
-#endif

@@ -1,11 +1,11 @@
-#include "deriche.h"
+#include "cascade/deriche.h"
 
 #include <cmath>
 #include <complex>
 #include <functional>
 #include <sstream>
 
-#include "error.h"
+#include "cascade/error.h"
 
 namespace cascade {
 

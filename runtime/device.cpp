@@ -1,4 +1,5 @@
-#include "device.h"
+#include "cascade/device.h"
+#include "variants.h"
 
 #include <dlfcn.h>
 
@@ -52,7 +53,7 @@ const CudaInfo &cuda_info() {
 
 }  // namespace cascade
 
-#include "error.h"
+#include "cascade/error.h"
 
 namespace cascade {
 

@@ -1,11 +1,11 @@
-#include "filter.h"
+#include "cascade/filter.h"
 
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
 #include <sstream>
 
-#include "error.h"
+#include "cascade/error.h"
 
 namespace cascade {
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "error.h"
-#include "planes.h"
+#include "cascade/error.h"
+#include "cascade/planes.h"
 
 namespace cascade {
 

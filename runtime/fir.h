@@ -1,14 +1,14 @@
 #pragma once
 // Separable FIR filtering with run-time taps, the image zero outside (boundary `none`) or extended
-// periodically, by `reflect` or by `mirror` (runtime/boundary.h): the numerator pass of the
-// Gaussians in cascade form (runtime/deriche.h).
+// periodically, by `reflect` or by `mirror` (runtime/boundary_tables.h): the numerator pass of the
+// Gaussians in cascade form (include/cascade/deriche.h).
 #include <HalideBuffer.h>
 
 #include <vector>
 
-#include "boundary.h"
-#include "device.h"
-#include "image.h"
+#include "cascade/boundary.h"
+#include "cascade/device.h"
+#include "cascade/image.h"
 #include "pipeline_call.h"
 #include "variants.h"
 

@@ -1,10 +1,10 @@
-#include "gaussian.h"
+#include "cascade/gaussian.h"
 
 #include <cmath>
 #include <complex>
 #include <sstream>
 
-#include "error.h"
+#include "cascade/error.h"
 
 namespace cascade {
 

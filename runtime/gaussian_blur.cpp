@@ -1,9 +1,11 @@
-#include "gaussian_blur.h"
+#include "cascade/gaussian_blur.h"
 
-#include "error.h"
-#include "gaussian.h"
+#include "cascade/error.h"
+#include "cascade/gaussian.h"
 #include "names.h"
-#include "planes.h"
+#include "cascade/planes.h"
+#include "fir.h"
+#include "twoway_plan.h"
 
 // Present when the build links Halide's CUDA runtime; null otherwise.
 extern "C" const halide_device_interface_t *halide_cuda_device_interface() __attribute__((weak));
@@ -136,7 +138,7 @@ void TwoWayPlan::run(halide_buffer_t *input, halide_buffer_t *output) {
             .buffer("edges_x", edges_x_buffer_.raw_buffer())
             .scalar("near_x", double(edges_x_.near));
     }
-    call.run(*variant_);
+    run_shared(*variant_, call, first_run_, warm_);
 }
 
 GaussianPlan::GaussianPlan(const GaussianDesign &design, int width, int height, int channels, Form form,
@@ -182,6 +184,8 @@ void GaussianPlan::run(halide_buffer_t *input, halide_buffer_t *output) {
         for (int d = 0; d < 3; d++)
             if (b->dimensions != 3 || b->dim[d].extent != shape[d])
                 throw Error("the image's shape differs from the plan's");
+    // One call at a time uses the intermediate image.
+    std::lock_guard<std::mutex> lock(between_mutex_);
     // On CUDA the intermediate image never leaves the device between the two pipelines.
     if (!fir_last_) {
         fir_->run(input, between_.raw_buffer());

@@ -1,15 +1,16 @@
-#include "iir.h"
+#include "cascade/iir.h"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
 
-#include "error.h"
+#include "cascade/error.h"
 #include "line_filter.h"
 #include "names.h"
 #include "pipeline_call.h"
-#include "planes.h"
+#include "cascade/planes.h"
 #include "tile_matrices.h"
+#include "boundary_tables.h"
 
 namespace cascade {
 
@@ -248,7 +249,12 @@ PipelineCall IirPlan::call(halide_buffer_t *input, halide_buffer_t *output) cons
     return call;
 }
 
-void IirPlan::run(halide_buffer_t *input, halide_buffer_t *output) { call(input, output).run(*variant_); }
+const Variant &IirPlan::variant() const { return *variant_; }
+
+void IirPlan::run(halide_buffer_t *input, halide_buffer_t *output) {
+    PipelineCall pipeline = call(input, output);
+    run_shared(*variant_, pipeline, first_run_, warm_);
+}
 
 void IirPlan::run(const Image &input, Image &output) {
     run_host(planes_of(input).raw_buffer(), planes_of(output).raw_buffer());
@@ -259,7 +265,7 @@ void IirPlan::run_host(halide_buffer_t *input, halide_buffer_t *output) {
     if (input->type != type || output->type != type)
         throw Error(std::string("this plan filters ") + sample_name(samples_) + " samples");
     PipelineCall pipeline = call(input, output);
-    run_on_host(*variant_, pipeline, {input}, {output});
+    run_on_host(variant_->device, [&] { run_shared(*variant_, pipeline, first_run_, warm_); }, {input}, {output});
 }
 
 Image iir_2d(const Image &input, const Filter2D &filter, const IirOptions &options) {

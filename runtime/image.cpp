@@ -1,11 +1,11 @@
-#include "image.h"
+#include "cascade/image.h"
 
 #include <climits>
 #include <cmath>
 #include <cstring>
 #include <limits>
 
-#include "error.h"
+#include "cascade/error.h"
 
 namespace cascade {
 

@@ -10,7 +10,7 @@
 #include <map>
 #include <string>
 
-#include "error.h"
+#include "cascade/error.h"
 #include "generators/line_layout.h"
 #include "pipeline_call.h"
 #include "tile_matrices.h"

@@ -8,8 +8,8 @@
 #include <memory>
 #include <vector>
 
-#include "device.h"
-#include "filter.h"
+#include "cascade/device.h"
+#include "cascade/filter.h"
 #include "variants.h"
 
 namespace cascade {

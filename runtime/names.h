@@ -3,7 +3,7 @@
 // both directions, and the error lists what is accepted.
 #include <string>
 
-#include "error.h"
+#include "cascade/error.h"
 
 namespace cascade {
 

@@ -3,7 +3,7 @@
 #include <mutex>
 #include <vector>
 
-#include "error.h"
+#include "cascade/error.h"
 
 namespace cascade {
 
@@ -72,6 +72,13 @@ void PipelineCall::run(const Variant &variant) {
         throw Error(std::string(device_name(variant.device)) +
                     " pipeline failed: " + (last_halide_error.empty() ? "no message" : last_halide_error));
     }
+}
+
+void run_shared(const Variant &variant, PipelineCall &call, std::mutex &first_run, std::atomic<bool> &warm) {
+    if (warm.load(std::memory_order_acquire)) return call.run(variant);
+    std::lock_guard<std::mutex> lock(first_run);
+    call.run(variant);
+    warm.store(true, std::memory_order_release);
 }
 
 void require_addressable(const std::string &what, double width, double height, double channels,

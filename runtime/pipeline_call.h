@@ -3,12 +3,14 @@
 // variant's metadata, so one caller serves every generator whatever its arity.
 #include <HalideBuffer.h>
 
+#include <atomic>
 #include <functional>
 #include <map>
+#include <mutex>
 #include <string>
 #include <vector>
 
-#include "filter.h"
+#include "cascade/filter.h"
 #include "variants.h"
 
 namespace cascade {
@@ -27,6 +29,11 @@ private:
     std::map<std::string, halide_buffer_t *> buffers_;
     std::map<std::string, double> scalars_;
 };
+
+// Runs `call` for a plan that several threads may use at once: until one call has succeeded the
+// calls run one at a time under `first_run`, since a CUDA pipeline's first call uploads the
+// plan's tables (writing their buffers' device fields); later calls only read them.
+void run_shared(const Variant &variant, PipelineCall &call, std::mutex &first_run, std::atomic<bool> &warm);
 
 // A filter's run-time scalars as the generators name them: `gain` (the first section's), then
 // `feedback`0, `feedback`1, … over the sections' coefficients in order.

@@ -1,6 +1,6 @@
-#include "planes.h"
+#include "cascade/planes.h"
 
-#include "error.h"
+#include "cascade/error.h"
 #include "pipeline_call.h"
 
 namespace cascade {

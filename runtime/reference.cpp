@@ -1,4 +1,5 @@
 #include "reference.h"
+#include "boundary_tables.h"
 
 #include <algorithm>
 

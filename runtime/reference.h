@@ -5,11 +5,11 @@
 #include <Eigen/Dense>
 #include <vector>
 
-#include "boundary.h"
-#include "deriche.h"
-#include "filter.h"
-#include "image.h"
-#include "twoway.h"
+#include "cascade/boundary.h"
+#include "cascade/deriche.h"
+#include "cascade/filter.h"
+#include "cascade/image.h"
+#include "cascade/twoway.h"
 
 namespace cascade::reference {
 

@@ -1,13 +1,13 @@
-#include "sat.h"
+#include "cascade/sat.h"
 
 #include <HalideBuffer.h>
 
 #include <cstring>
 #include <limits>
 
-#include "error.h"
+#include "cascade/error.h"
 #include "pipeline_call.h"
-#include "planes.h"
+#include "cascade/planes.h"
 #include "sat_one_read.h"
 
 // Present when the build links Halide's CUDA runtime; null otherwise.

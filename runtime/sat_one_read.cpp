@@ -7,7 +7,7 @@
 #include <optional>
 #include <vector>
 
-#include "error.h"
+#include "cascade/error.h"
 #include "pipeline_call.h"
 
 namespace cascade {

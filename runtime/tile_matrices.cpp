@@ -1,6 +1,6 @@
 #include "tile_matrices.h"
 
-#include "error.h"
+#include "cascade/error.h"
 #include "generators/tiled_layout.h"
 #include "reference.h"
 

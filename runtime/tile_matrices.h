@@ -5,7 +5,7 @@
 #include <Eigen/Dense>
 #include <vector>
 
-#include "filter.h"
+#include "cascade/filter.h"
 
 namespace cascade {
 

@@ -1,10 +1,12 @@
-#include "twoway.h"
+#include "cascade/twoway.h"
 
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
 
-#include "gaussian.h"
+#include "cascade/gaussian.h"
+#include "boundary_tables.h"
+#include "twoway_edges.h"
 
 namespace cascade {
 

@@ -2,7 +2,7 @@
 
 #include <sstream>
 
-#include "error.h"
+#include "cascade/error.h"
 
 namespace cascade {
 

@@ -5,11 +5,9 @@
 #include <string>
 #include <vector>
 
+#include "cascade/device.h"
+
 namespace cascade {
-
-enum class Device { cpu, cuda };
-
-const char *device_name(Device device);  // "cpu", "cuda"
 
 struct Variant {
     const char *algorithm;  // e.g. "iir_rt"

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "device.h"
+#include "cascade/device.h"
 #include "variants.h"
 
 namespace cascade::testing {

@@ -7,9 +7,9 @@
 #include <random>
 #include <string>
 
-#include "gaussian.h"
-#include "gaussian_blur.h"
-#include "image_io.h"
+#include "cascade/gaussian.h"
+#include "cascade/gaussian_blur.h"
+#include "io/image_io.h"
 #include "reference.h"
 
 namespace cascade {

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "bench.h"
-#include "device.h"
+#include "bench/bench.h"
+#include "cascade/device.h"
 
 namespace cascade {
 namespace {

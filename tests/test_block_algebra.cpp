@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "block_matrices.h"
-#include "error.h"
+#include "cascade/error.h"
 #include "reference.h"
 #include "test_support.h"
 

@@ -6,9 +6,9 @@
 #include <limits>
 
 #include "cuda_support.h"
-#include "error.h"
-#include "gaussian_blur.h"
-#include "iir.h"
+#include "cascade/error.h"
+#include "cascade/gaussian_blur.h"
+#include "cascade/iir.h"
 #include "reference.h"
 #include "test_support.h"
 

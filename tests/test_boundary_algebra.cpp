@@ -1,12 +1,13 @@
-// The exact boundaries' tables (runtime/boundary.h) against the serial definition: a line filtered
+// The exact boundaries' tables (runtime/boundary_tables.h) against the serial definition: a line filtered
 // with zero feedbacks, plus what the fitted feedbacks add, equals the filter of the extension
 // written out past the decay.
 #include <gtest/gtest.h>
 
-#include "boundary.h"
-#include "error.h"
+#include "cascade/boundary.h"
+#include "cascade/error.h"
 #include "reference.h"
 #include "test_support.h"
+#include "runtime/boundary_tables.h"
 
 namespace cascade {
 namespace {

@@ -10,11 +10,12 @@
 #include <limits>
 #include <sstream>
 
-#include "box.h"
-#include "device.h"
-#include "error.h"
-#include "image_io.h"
+#include "cascade/box.h"
+#include "cascade/device.h"
+#include "cascade/error.h"
+#include "io/image_io.h"
 #include "reference.h"
+#include "variants.h"
 #include "test_support.h"
 
 namespace cascade {

@@ -3,8 +3,8 @@
 
 #include <cmath>
 
-#include "bspline.h"
-#include "error.h"
+#include "cascade/bspline.h"
+#include "cascade/error.h"
 #include "reference.h"
 #include "test_support.h"
 

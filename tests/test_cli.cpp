@@ -9,10 +9,11 @@
 #include <fstream>
 #include <sstream>
 
-#include "device.h"
-#include "gaussian_blur.h"
-#include "image_io.h"
+#include "cascade/device.h"
+#include "cascade/gaussian_blur.h"
+#include "io/image_io.h"
 #include "reference.h"
+#include "variants.h"
 #include "test_support.h"
 
 namespace cascade {

@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <functional>
 
-#include "deriche.h"
-#include "error.h"
+#include "cascade/deriche.h"
+#include "cascade/error.h"
 #include "reference.h"
 #include "test_support.h"
 

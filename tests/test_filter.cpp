@@ -3,8 +3,8 @@
 
 #include <cmath>
 
-#include "error.h"
-#include "filter.h"
+#include "cascade/error.h"
+#include "cascade/filter.h"
 #include "test_support.h"
 
 namespace cascade {

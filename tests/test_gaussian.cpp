@@ -4,8 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
-#include "error.h"
-#include "gaussian.h"
+#include "cascade/error.h"
+#include "cascade/gaussian.h"
 #include "reference.h"
 
 namespace cascade {

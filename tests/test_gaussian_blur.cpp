@@ -7,14 +7,16 @@
 #include <limits>
 #include <random>
 
-#include "boundary.h"
+#include "cascade/boundary.h"
 #include "cuda_support.h"
-#include "device.h"
-#include "error.h"
+#include "cascade/device.h"
+#include "cascade/error.h"
 #include "fir.h"
-#include "gaussian_blur.h"
+#include "cascade/gaussian_blur.h"
 #include "reference.h"
 #include "test_support.h"
+#include "runtime/boundary_tables.h"
+#include "runtime/twoway_edges.h"
 
 namespace cascade {
 namespace {
@@ -252,7 +254,7 @@ TEST_P(TwoWayTest, IsExactOnTheCentreLinesOfASeparableImage) {
     for (int x = 40; x <= 60; x++) EXPECT_NEAR(output.at(x, m, 0), expected, 1e-5) << x;
 }
 
-// The exact boundaries (runtime/twoway.h, two_way_edges): the first passes start from the
+// The exact boundaries (runtime/twoway_edges.h, two_way_edges): the first passes start from the
 // extension's states and the centre points read the extension, as the reference writes it out.
 TEST_P(TwoWayTest, EveryBoundaryMatchesTheExtendedDefinition) {
     auto rng = rng_for_test();

@@ -5,9 +5,9 @@
 #include <limits>
 
 #include "cuda_support.h"
-#include "device.h"
-#include "error.h"
-#include "iir.h"
+#include "cascade/device.h"
+#include "cascade/error.h"
+#include "cascade/iir.h"
 #include "reference.h"
 #include "test_support.h"
 

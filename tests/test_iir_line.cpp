@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "cuda_support.h"
-#include "error.h"
+#include "cascade/error.h"
 #include "generators/line_layout.h"
 #include "line_filter.h"
 #include "reference.h"

@@ -13,8 +13,8 @@
 #include <sstream>
 #include <tuple>
 
-#include "error.h"
-#include "image_io.h"
+#include "cascade/error.h"
+#include "io/image_io.h"
 #include "test_support.h"
 
 namespace cascade {

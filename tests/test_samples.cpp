@@ -7,11 +7,11 @@
 #include <cmath>
 
 #include "cuda_support.h"
-#include "error.h"
-#include "gaussian.h"
-#include "gaussian_blur.h"
-#include "iir.h"
-#include "planes.h"
+#include "cascade/error.h"
+#include "cascade/gaussian.h"
+#include "cascade/gaussian_blur.h"
+#include "cascade/iir.h"
+#include "cascade/planes.h"
 #include "reference.h"
 #include "test_support.h"
 

@@ -5,9 +5,10 @@
 #include <cstring>
 #include <limits>
 
-#include "error.h"
+#include "cascade/error.h"
 #include "reference.h"
-#include "sat.h"
+#include "variants.h"
+#include "cascade/sat.h"
 #include "test_support.h"
 
 namespace cascade {

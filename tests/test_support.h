@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "filter.h"
-#include "image.h"
+#include "cascade/filter.h"
+#include "cascade/image.h"
 
 namespace cascade::testing {
 

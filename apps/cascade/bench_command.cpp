@@ -8,12 +8,12 @@
 #include <iterator>
 #include <memory>
 
-#include "bench.h"
+#include "bench/bench.h"
 #include "commands.h"
 #include "common.h"
-#include "device.h"
-#include "error.h"
-#include "sat.h"
+#include "cascade/device.h"
+#include "cascade/error.h"
+#include "cascade/sat.h"
 
 namespace cascade::cli {
 

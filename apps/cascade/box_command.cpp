@@ -3,10 +3,10 @@
 #include <charconv>
 #include <memory>
 
-#include "box.h"
+#include "cascade/box.h"
 #include "commands.h"
 #include "common.h"
-#include "error.h"
+#include "cascade/error.h"
 
 namespace cascade::cli {
 

@@ -1,7 +1,7 @@
 // `cascade bspline`: B-spline interpolation coefficients of an image.
 #include <memory>
 
-#include "bspline.h"
+#include "cascade/bspline.h"
 #include "commands.h"
 #include "common.h"
 

@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "error.h"
-#include "iir.h"
-#include "image_io.h"
+#include "cascade/error.h"
+#include "cascade/iir.h"
+#include "io/image_io.h"
 #include "pipeline_call.h"
-#include "planes.h"
+#include "cascade/planes.h"
 
 namespace cascade::cli {
 

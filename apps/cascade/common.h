@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "device.h"
-#include "filter.h"
-#include "iir.h"
-#include "image.h"
+#include "cascade/device.h"
+#include "cascade/filter.h"
+#include "cascade/iir.h"
+#include "cascade/image.h"
 
 namespace cascade::cli {
 
@@ -39,7 +39,7 @@ void add_filter_options(CLI::App &command, FilterOptions &options);
 void filter_image(const IoOptions &options, const FilterOptions &how, const Filter2D &filter);
 // The same with any whole-image filter in place of iir_2d. When the inputs are 8- or 16-bit and
 // written as such, `samples` is tried first: it filters host planes of that type converted inside
-// the pipeline (runtime/planes.h), or returns false where the build cannot, and the images then
+// the pipeline (include/cascade/planes.h), or returns false where the build cannot, and the images then
 // go through floats.
 using ImageFilter = std::function<Image(const Image &, const IirOptions &)>;
 using SampleFilter = std::function<bool(halide_buffer_t *, halide_buffer_t *, const IirOptions &)>;

@@ -3,7 +3,7 @@
 
 #include "commands.h"
 #include "common.h"
-#include "gaussian_blur.h"
+#include "cascade/gaussian_blur.h"
 
 namespace cascade::cli {
 

@@ -4,7 +4,7 @@
 
 #include "commands.h"
 #include "common.h"
-#include "error.h"
+#include "cascade/error.h"
 
 namespace cascade::cli {
 

@@ -4,9 +4,9 @@
 
 #include "commands.h"
 #include "common.h"
-#include "error.h"
-#include "image_io.h"
-#include "sat.h"
+#include "cascade/error.h"
+#include "io/image_io.h"
+#include "cascade/sat.h"
 
 namespace cascade::cli {
 

@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "image.h"
+#include "cascade/image.h"
 
 namespace cascade {
 

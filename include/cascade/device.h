@@ -1,7 +1,12 @@
 #pragma once
+// Where pipelines run.
 #include <string>
 
 namespace cascade {
+
+enum class Device { cpu, cuda };
+
+const char *device_name(Device device);  // "cpu", "cuda"
 
 // What the machine offers. Probes the CUDA driver directly (dlopen of libcuda), so a machine
 // without one is told apart from a broken build before any pipeline runs.
@@ -12,12 +17,6 @@ struct CudaInfo {
 };
 
 const CudaInfo &cuda_info();
-
-}  // namespace cascade
-
-#include "variants.h"
-
-namespace cascade {
 
 // Where the user asked a pipeline to run: `automatic` takes CUDA when this build has CUDA
 // variants and the machine a device, the CPU otherwise.

@@ -1,7 +1,6 @@
 #pragma once
-// How a line continues past its ends, and the exact initial feedbacks (Nehab & Maximo 2016) that
-// make a causal–anticausal filter computed on the line alone equal to the filter of the infinite
-// extension.
+// The exact initial feedbacks (Nehab & Maximo 2016) that make a causal–anticausal filter computed
+// on the line alone equal to the filter of the infinite extension (cascade/boundary.h).
 //
 // One dimension's filter is a cascade of sections of order q, causal then the same sections
 // anticausally (as the variants run it); its state has K = S·q values. The pipelines first run it
@@ -16,25 +15,12 @@
 // filtered in double, and the map fitted on random lines and checked on others.
 #include <Eigen/Dense>
 #include <cstdint>
-#include <string>
 #include <vector>
 
-#include "filter.h"
+#include "cascade/boundary.h"
+#include "cascade/filter.h"
 
 namespace cascade {
-
-// none: zero feedbacks (not an extension: the anticausal pass ignores the causal pass's tail);
-// zero: zeros past both ends; clamp: the edge samples repeat; periodic: the line repeats;
-// reflect: d c b a | a b c d | d c b a (half-sample symmetric, scipy's `reflect`, period 2n);
-// mirror: d c b | a b c d | c b a (whole-sample symmetric, scipy's `mirror`, period 2n − 2).
-enum class Boundary { none, zero, clamp, periodic, reflect, mirror };
-
-Boundary parse_boundary(const std::string &text);  // the names above
-const char *boundary_name(Boundary boundary);
-
-// The sample of a line of n that position i (any integer) of the extension holds, or −1 where
-// the extension is zero (none, zero).
-int64_t extended_index(Boundary boundary, int64_t i, int64_t n);
 
 // Samples past which the impulse responses of `sections` have fallen below `epsilon` of their
 // peak (from the largest pole magnitude, with a margin for repeated poles).

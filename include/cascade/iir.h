@@ -2,18 +2,21 @@
 // Separable recursive filtering of images: the entry point users call.
 #include <HalideRuntime.h>
 
+#include <atomic>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 
-#include "boundary.h"
-#include "device.h"
-#include "filter.h"
-#include "image.h"
-#include "pipeline_call.h"
-#include "variants.h"
+#include "cascade/boundary.h"
+#include "cascade/device.h"
+#include "cascade/filter.h"
+#include "cascade/image.h"
 
 namespace cascade {
+
+struct Variant;       // runtime internals: the AOT pipeline a plan calls
+class PipelineCall;
 
 // How each 1D filter is evaluated: one direct-form pass of order r, or a cascade of first- and
 // second-order sections (float32-accurate at any order). `automatic`: direct for r ≤ 2,
@@ -42,6 +45,10 @@ struct IirOptions {
 // (block-parallel algorithms) matrix tables computed once: repeated calls pay only the pipeline.
 // Checks the filter's stability and that the build has a fitting variant; throws cascade::Error.
 // A boundary other than none also computes its tables (boundary.h) for this size.
+//
+// Threads: run() and run_host() may be called on one plan from several threads at once. A CUDA
+// plan's first call uploads its tables, alone; later calls only read them. They stay in the CUDA
+// context of that first call (cascade/cuda.h): use a plan within one context.
 class IirPlan {
 public:
     // `samples`: the type of the images it reads and writes; uint8 and uint16 are converted
@@ -62,7 +69,8 @@ public:
     void run_host(halide_buffer_t *input, halide_buffer_t *output);
     void run(const Image &input, Image &output);
 
-    const Variant &variant() const { return *variant_; }
+    // The AOT pipeline it calls (internal).
+    const Variant &variant() const;
 
 private:
     struct Tables;
@@ -76,6 +84,8 @@ private:
     std::unique_ptr<Tables> tables_;
     std::unique_ptr<Edges> edges_;
     int width_, height_, margin_;
+    std::mutex first_run_;
+    std::atomic<bool> warm_{false};
 };
 
 // True when this build converts `samples` inside the pipeline for `filter` as `options` run it on
@@ -90,7 +100,7 @@ Image iir_2d(const Image &input, const Filter2D &filter, const IirOptions &optio
 // The same, into an `output` of the input's shape (reused, or poisoned by tests beforehand).
 void iir_2d(const Image &input, Image &output, const Filter2D &filter, const IirOptions &options = {});
 
-// The same on host W×H×C planar buffers of one sample type (runtime/planes.h): uint8 and uint16
+// The same on host W×H×C planar buffers of one sample type (include/cascade/planes.h): uint8 and uint16
 // are converted inside the pipeline. Returns false, having run nothing, when this build does not
 // convert that type for this filter and these options (converts_samples). 8/16-bit signals run on
 // the 2D variants.

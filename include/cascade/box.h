@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "boundary.h"
-#include "device.h"
-#include "image.h"
+#include "cascade/boundary.h"
+#include "cascade/device.h"
+#include "cascade/image.h"
 
 namespace cascade {
 

@@ -49,6 +49,12 @@ constexpr double kMinPairedPoleGap = 0.3;
 // rescaled so that the rounded filter keeps the exact one's DC gain.
 std::vector<RecursiveFilter> variant_sections(const RecursiveFilter &filter, bool direct, int variant_order);
 
+// Samples past which the filter's impulse response (causal or anticausal) has fallen below 1e−9 of
+// its peak: how far past the edges cascade::funcs runs a recursion with run-time coefficients for
+// an exact boundary (cascade/funcs.h, Recursion::margin). Throws cascade::Error for an unstable
+// filter.
+int margin_for(const RecursiveFilter &filter);
+
 // Throws cascade::Error unless the filter has order ≥ 1, finite coefficients and every pole
 // strictly inside the unit circle.
 void require_stable(const RecursiveFilter &filter);

@@ -9,7 +9,7 @@
 // by the causal–anticausal all-pole pair with Deriche's poles (the denominator).
 #include <vector>
 
-#include "filter.h"
+#include "cascade/filter.h"
 
 namespace cascade {
 

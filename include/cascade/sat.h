@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "device.h"
-#include "image.h"
+#include "cascade/device.h"
+#include "cascade/image.h"
 
 namespace cascade {
 

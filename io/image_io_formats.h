@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <string>
 
-#include "error.h"
-#include "image.h"
+#include "cascade/error.h"
+#include "cascade/image.h"
 
 namespace cascade::io {
 

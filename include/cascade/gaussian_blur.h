@@ -3,26 +3,20 @@
 #include <HalideBuffer.h>
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
-#include "deriche.h"
-#include "fir.h"
-#include "iir.h"
-#include "image.h"
-#include "twoway.h"
+#include "cascade/deriche.h"
+#include "cascade/gaussian.h"
+#include "cascade/iir.h"
+#include "cascade/image.h"
+#include "cascade/twoway.h"
 
 namespace cascade {
 
-// vanvliet: van Vliet, Young & Verbeek's all-pole 3rd order (gaussian.h). deriche2, deriche4:
-// Deriche's 2nd and 4th order in cascade form (deriche.h): an FIR numerator pass, then the
-// all-pole passes. twoway: Lee et al.'s two-way partitioned filter (twoway.h), an approximation
-// of vanvliet with twice its parallelism per line.
-enum class GaussianMethod { vanvliet, deriche2, deriche4, twoway };
-
-// "vanvliet", "deriche2", "deriche4", "twoway"
-GaussianMethod parse_gaussian_method(const std::string &text);
-const char *gaussian_method_name(GaussianMethod method);
+class FirPlan;     // internals: the numerator and the two-way pipelines
+class TwoWayPlan;
 
 // A method's filter for one sigma, designed once. vanvliet and twoway have no numerator (taps
 // {1}); twoway runs `two_way` and leaves `parts` with van Vliet's pass it approximates.
@@ -36,38 +30,16 @@ struct GaussianDesign {
 // Throws cascade::Error when the method does not support sigma (not finite, or out of range).
 GaussianDesign design_gaussian(double sigma, GaussianMethod method);
 
-// The two-way filter bound to the variant that runs it, its sections and centre kernel laid out
-// once as the pipeline reads them. Throws cascade::Error when the build has no fitting variant.
-class TwoWayPlan {
-public:
-    // For W×H images; boundaries other than none and zero (which are the same here: the first
-    // passes start from zero and the centre points read zeros past the line) take the exact
-    // variant (twoway.h, two_way_edges).
-    TwoWayPlan(const TwoWayGaussian &g, Device device, int width, int height, Boundary boundary);
-    TwoWayPlan(const TwoWayPlan &) = delete;
-    TwoWayPlan &operator=(const TwoWayPlan &) = delete;
-
-    // On W×H×C float32 buffers where the caller keeps them (host, or device for a CUDA plan).
-    void run(halide_buffer_t *input, halide_buffer_t *output);
-
-    const Variant &variant() const { return *variant_; }
-
-private:
-    const Variant *variant_;
-    std::vector<float> coefficients_, kernel_;
-    Halide::Runtime::Buffer<float> coefficient_buffer_, kernel_buffer_;
-    int width_, height_;
-    Boundary boundary_;
-    TwoWayEdgeWeights edges_y_, edges_x_;  // exact boundaries: down the columns, along the rows
-    Halide::Runtime::Buffer<float> edges_y_buffer_, edges_x_buffer_;
-};
-
 // A method's pipelines for W×H×C images on one device, everything they read made once:
 // coefficients, matrix tables, taps and, for a numerator, the FIR's intermediate image (on the
 // device for CUDA), so repeated calls pay only the pipelines (the bench's `gaussian` op).
 // Throws cascade::Error as gaussian_blur does; a boundary other than none is exact for vanvliet
 // only (the others refuse it). uint8 and uint16 `samples`: vanvliet on algorithm 6, converted
 // inside the pipeline (IirPlan).
+//
+// Threads: run() may be called from several threads at once, as IirPlan's; Deriche's methods,
+// which keep one intermediate image, then run one call at a time (a plan per thread runs them
+// concurrently).
 class GaussianPlan {
 public:
     GaussianPlan(const GaussianDesign &design, int width, int height, int channels, Form form,
@@ -94,6 +66,7 @@ private:
     // passes' with a margin of the numerator's radius past each edge.
     Halide::Runtime::Buffer<float> between_;
     bool fir_last_ = false;
+    std::mutex between_mutex_;
 };
 
 // Blurs every channel of `input`. `options` choose the device and how the recursive passes run;
@@ -103,7 +76,7 @@ private:
 Image gaussian_blur(const Image &input, const GaussianDesign &design, const IirOptions &options = {});
 void gaussian_blur(const Image &input, Image &output, const GaussianDesign &design,
                    const IirOptions &options = {});
-// The same on host W×H×C planar buffers of one sample type (runtime/planes.h); uint8 and uint16
+// The same on host W×H×C planar buffers of one sample type (include/cascade/planes.h); uint8 and uint16
 // are converted inside the pipeline. Returns false, having run nothing, where this build does not
 // (a method other than vanvliet, or iir.h's converts_samples).
 bool gaussian_blur(halide_buffer_t *input, halide_buffer_t *output, const GaussianDesign &design,

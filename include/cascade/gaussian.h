@@ -1,8 +1,21 @@
 #pragma once
 // Recursive approximations of the Gaussian: filter design from sigma.
-#include "filter.h"
+#include <string>
+#include <vector>
+
+#include "cascade/filter.h"
 
 namespace cascade {
+
+// vanvliet: van Vliet, Young & Verbeek's all-pole 3rd order (gaussian.h). deriche2, deriche4:
+// Deriche's 2nd and 4th order in cascade form (deriche.h): an FIR numerator pass, then the
+// all-pole passes. twoway: Lee et al.'s two-way partitioned filter (twoway.h), an approximation
+// of vanvliet with twice its parallelism per line.
+enum class GaussianMethod { vanvliet, deriche2, deriche4, twoway };
+
+// "vanvliet", "deriche2", "deriche4", "twoway"
+GaussianMethod parse_gaussian_method(const std::string &text);
+const char *gaussian_method_name(GaussianMethod method);
 
 // van Vliet, Young & Verbeek 1998, 3rd order: one causal and one anticausal pass per dimension
 // with three poles each, unit DC gain, impulse-response variance exactly sigma². Throws

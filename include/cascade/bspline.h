@@ -3,7 +3,7 @@
 // whose output, sampled through the B-spline kernel, gives back the input samples.
 #include <vector>
 
-#include "filter.h"
+#include "cascade/filter.h"
 
 namespace cascade {
 

@@ -3,8 +3,8 @@
 #include <string>
 #include <vector>
 
-#include "boundary.h"
-#include "image.h"
+#include "cascade/boundary.h"
+#include "cascade/image.h"
 #include "variants.h"
 
 namespace cascade {
@@ -70,7 +70,7 @@ BoundedVariant split_variant(const std::string &variant);
 std::string bench_cuda_unavailable_reason();
 
 // Empty when the cufft-gaussian case can run here: CUDA cases can, the build has the cuFFT
-// baseline, and cuFFT loads (runtime/baselines/cufft_library.h); otherwise why not.
+// baseline, and cuFFT loads (bench/baselines/cufft_library.h); otherwise why not.
 std::string bench_cufft_unavailable_reason();
 
 // The CUB baseline's self-check on a 67×45 random image: max |error| ÷ max |reference| against a

@@ -15,22 +15,22 @@
 #include <tuple>
 
 #include "cuda_context.h"
-#include "device.h"
-#include "error.h"
-#include "filter.h"
-#include "gaussian.h"
-#include "gaussian_blur.h"
-#include "iir.h"
+#include "cascade/device.h"
+#include "cascade/error.h"
+#include "cascade/filter.h"
+#include "cascade/gaussian.h"
+#include "cascade/gaussian_blur.h"
+#include "cascade/iir.h"
 #include "line_filter.h"
 #include "pipeline_call.h"
-#include "planes.h"
+#include "cascade/planes.h"
 #include "reference.h"
-#include "sat.h"
+#include "cascade/sat.h"
 #ifdef CASCADE_HAVE_CUDA_RUNTIME
-#include "baselines/cub_sat.h"
+#include "bench/baselines/cub_sat.h"
 #endif
 #ifdef CASCADE_HAVE_CUFFT
-#include "baselines/cufft_gaussian.h"
+#include "bench/baselines/cufft_gaussian.h"
 #endif
 
 namespace cascade {

@@ -1,0 +1,266 @@
+// The Func-level API: the project's algebra (generators/) over a user's Func, padded by the
+// filter's margin where a boundary asks for an extension, and the project's schedules (schedules/).
+#include "cascade/funcs.h"
+
+#include <atomic>
+#include <cmath>
+#include <string>
+
+#include "cascade/bspline.h"
+#include "cascade/deriche.h"
+#include "cascade/error.h"
+#include "generators/boundary.h"
+#include "generators/recursive_filter.h"
+#include "generators/twoway.h"
+#include "runtime/boundary_tables.h"
+#include "cascade/twoway.h"
+#include "schedules/rt_schedule.h"
+#include "schedules/twoway_schedule.h"
+
+namespace cascade::funcs {
+
+using namespace Halide;
+
+struct Filtered::Stages {
+    std::vector<Pass> scans;          // recursive passes and prefix sums
+    std::vector<TwoWayStep> two_way;  // Lee et al.'s steps
+    std::vector<Func> maps;           // point-wise stages read by scans (FIR numerators, box rows)
+    Func view;                        // what the user gets, with their Func's arguments
+};
+
+namespace {
+
+// Names unique within a process, so that two filters in one pipeline never share a Func name.
+std::string fresh(const std::string &what) {
+    static std::atomic<int> counter{0};
+    return "cascade_" + what + "_" + std::to_string(counter++);
+}
+
+// The user's Func as (x, y, c) float32 samples (a 2D Func is one channel).
+Func planar(Func input, Type type = Float(32)) {
+    Var x("x"), y("y"), c("c");
+    if (input.dimensions() != 2 && input.dimensions() != 3)
+        throw Error("cascade::funcs takes Funcs of 2 or 3 dimensions, (x, y) or (x, y, c); this one has " +
+                    std::to_string(input.dimensions()));
+    Func f(fresh("input"));
+    f(x, y, c) = cast(type, input.dimensions() == 3 ? input(x, y, c) : input(x, y));
+    return f;
+}
+
+// `f` with the origin moved by (mx, my), back in the user's Func's arguments.
+Func view_of(Func f, int dimensions, Expr mx, Expr my) {
+    Var x("x"), y("y"), c("c");
+    Func v(fresh("output"));
+    if (dimensions == 3) {
+        v(x, y, c) = f(x + mx, y + my, c);
+    } else {
+        v(x, y) = f(x + mx, y + my, 0);
+    }
+    return v;
+}
+
+// The image extended by `boundary` and seen from (−mx, −my): sample (x, y) is the extension's
+// sample (x − mx, y − my). `none` reads as `zero`.
+Func extended(Func image, Boundary boundary, Expr width, Expr height, Expr mx, Expr my) {
+    Var x("x"), y("y"), c("c");
+    Func e(fresh("extended"));
+    Expr i = x - mx, j = y - my;
+    if (boundary == Boundary::none || boundary == Boundary::zero) {
+        Expr inside = i >= 0 && i < width && j >= 0 && j < height;
+        e(x, y, c) = select(inside, image(clamp(i, 0, width - 1), clamp(j, 0, height - 1), c), 0.0f);
+    } else {
+        e(x, y, c) = image(extended_index(int(boundary), i, width), extended_index(int(boundary), j, height), c);
+    }
+    return e;
+}
+
+Expr margin_of(const Recursion &r, Boundary boundary) {
+    if (boundary == Boundary::none) return 0;
+    if (r.margin.defined()) return r.margin;
+    throw Error(
+        "cascade::funcs: a recursion with run-time coefficients needs its margin (Recursion::margin, "
+        "margin_for) for boundaries other than none");
+}
+
+// The passes of one dimension: every section causally, then every section anticausally.
+void add_passes(Filtered::Stages &s, Func &current, const std::vector<Coefficients> &sections, Dim dim, Expr extent) {
+    for (int direction = 0; direction < 2; direction++)
+        for (const Coefficients &k : sections) {
+            Func out(fresh(dim == Dim::y ? (direction == 0 ? "down" : "up") : (direction == 0 ? "right" : "left")));
+            s.scans.push_back(direction == 0 ? causal(out, current, k, dim, extent)
+                                             : anticausal(out, current, k, dim, extent));
+            current = out;
+        }
+}
+
+std::vector<Coefficients> coefficients_of(const std::vector<RecursiveFilter> &sections) {
+    std::vector<Coefficients> result;
+    for (const RecursiveFilter &f : sections) {
+        Coefficients k{Expr(float(f.gain)), {}};
+        for (double a : f.feedback) k.a.push_back(Expr(float(a)));
+        result.push_back(k);
+    }
+    return result;
+}
+
+Coefficients coefficients_of(const Recursion &r) {
+    if (!r.gain.defined() || r.feedback.empty())
+        throw Error("cascade::funcs: a recursion needs a gain and at least one feedback coefficient");
+    return {cast<float>(r.gain), [&] {
+                std::vector<Expr> a;
+                for (const Expr &e : r.feedback) a.push_back(cast<float>(e));
+                return a;
+            }()};
+}
+
+// Two dimensions of causal–anticausal passes over the image extended by the margins (my down the
+// columns, mx along the rows), optionally after a separable FIR of `taps` (odd length) that reads
+// the extension too.
+Filtered separable(Func input, const std::vector<Coefficients> &vertical, const std::vector<Coefficients> &horizontal,
+                   Boundary boundary, Expr width, Expr height, Expr mx, Expr my,
+                   const std::vector<double> &taps = {}) {
+    auto s = std::make_shared<Filtered::Stages>();
+    Var x("x"), y("y"), c("c");
+    const int dimensions = input.dimensions();
+    const int radius = taps.empty() ? 0 : int(taps.size() / 2);
+    Func image = planar(input);
+    // `none` reads nothing past the edges but the FIR's zeros.
+    Func current = boundary == Boundary::none && radius == 0
+                       ? image
+                       : extended(image, boundary, width, height, mx + radius, my + radius);
+    if (radius > 0) {
+        RDom k(0, int(taps.size()), fresh("tap"));
+        Buffer<float> t(int(taps.size()));
+        for (size_t i = 0; i < taps.size(); i++) t(int(i)) = float(taps[i]);
+        Func down(fresh("numerator_y")), across(fresh("numerator_x"));
+        down(x, y, c) = sum(t(k) * current(x, y + k, c));
+        across(x, y, c) = sum(t(k) * down(x + k, y, c));
+        s->maps.push_back(down);
+        s->maps.push_back(across);
+        current = across;
+    }
+    add_passes(*s, current, vertical, Dim::y, height + 2 * my);
+    add_passes(*s, current, horizontal, Dim::x, width + 2 * mx);
+    s->view = view_of(current, dimensions, mx, my);
+    return Filtered(s);
+}
+
+}  // namespace
+
+Recursion constant(const RecursiveFilter &filter) {
+    require_stable(filter);
+    Recursion r{Expr(float(filter.gain)), {}, Expr(margin_for(filter))};
+    for (double a : filter.feedback) r.feedback.push_back(Expr(float(a)));
+    return r;
+}
+
+Func Filtered::func() const { return stages_->view; }
+
+Func Filtered::schedule(const Target &target) const {
+    const bool gpu = target.has_gpu_feature();
+    // A Func no stage is named after: every scan is computed at the root.
+    if (gpu) {
+        schedule_rt_cuda(stages_->scans, {}, {}, Func());
+    } else {
+        schedule_rt_cpu(stages_->scans, {}, {}, Func());
+    }
+    for (const TwoWayStep &step : stages_->two_way) {
+        if (gpu) {
+            schedule_two_way_cuda(step, false, 0);
+        } else {
+            schedule_two_way_cpu(step, false, 0);
+        }
+    }
+    for (Func f : stages_->maps) {
+        const Var x = f.args()[0], y = f.args()[1];
+        f.compute_root();
+        if (gpu) {
+            Var bx, by, tx, ty;
+            f.gpu_tile(x, y, bx, by, tx, ty, 32, 8, TailStrategy::GuardWithIf);
+        } else {
+            f.vectorize(x, 8, TailStrategy::GuardWithIf).parallel(y);
+        }
+    }
+    return func();
+}
+
+Filtered iir(Func input, const Recursion &vertical, const Recursion &horizontal, Boundary boundary, Expr width,
+             Expr height) {
+    return separable(input, {coefficients_of(vertical)}, {coefficients_of(horizontal)}, boundary, width, height,
+                     margin_of(horizontal, boundary), margin_of(vertical, boundary));
+}
+
+Filtered bspline(Func input, int degree, Boundary boundary, Expr width, Expr height) {
+    const RecursiveFilter f = bspline_prefilter(degree);
+    const Expr m = boundary == Boundary::none ? Expr(0) : Expr(margin_for(f));
+    const auto sections = coefficients_of(to_sections(f));
+    return separable(input, sections, sections, boundary, width, height, m, m);
+}
+
+Filtered gaussian(Func input, double sigma, GaussianMethod method, Boundary boundary, Expr width, Expr height) {
+    if (method == GaussianMethod::twoway) {
+        const TwoWayGaussian g = two_way_gaussian(sigma);
+        const int radius = int(g.kernel.size() / 2);
+        // zero is none here: the first passes start from zero states, the centre taps read zeros.
+        const bool extend = boundary != Boundary::none && boundary != Boundary::zero;
+        const int m = extend ? std::max(int(decay_length(g.sections, 1e-9)), radius) : 0;
+        std::vector<TwoWaySection> q;
+        for (const RecursiveFilter &f : g.sections)
+            q.push_back({Expr(float(f.gain)), Expr(float(f.feedback[0])),
+                         Expr(float(f.order() > 1 ? f.feedback[1] : 0.0))});
+        Buffer<float> taps(int(g.kernel.size()));
+        for (size_t i = 0; i < g.kernel.size(); i++) taps(int(i)) = float(g.kernel[i]);
+        Func kernel(fresh("kernel"));
+        Var k;
+        kernel(k) = taps(k);
+        auto s = std::make_shared<Filtered::Stages>();
+        Func image = planar(input);
+        Func current = extend ? extended(image, boundary, width, height, m, m) : image;
+        Func columns(fresh("columns")), rows(fresh("rows"));
+        s->two_way.push_back(two_way_step(columns, current, Dim::y, height + 2 * m, q, kernel, radius));
+        s->two_way.push_back(two_way_step(rows, columns, Dim::x, width + 2 * m, q, kernel, radius));
+        s->view = view_of(rows, input.dimensions(), m, m);
+        return Filtered(s);
+    }
+    if (method == GaussianMethod::vanvliet) {
+        const RecursiveFilter f = van_vliet_gaussian(sigma);
+        const Expr m = boundary == Boundary::none ? Expr(0) : Expr(margin_for(f));
+        const auto sections = coefficients_of(to_sections(f));
+        return separable(input, sections, sections, boundary, width, height, m, m);
+    }
+    const FirIirGaussian g = method == GaussianMethod::deriche2 ? deriche2_gaussian(sigma) : deriche4_gaussian(sigma);
+    const Expr m = boundary == Boundary::none ? Expr(0) : Expr(margin_for(g.pass));
+    const auto sections = coefficients_of(to_sections(g.pass));
+    return separable(input, sections, sections, boundary, width, height, m, m, g.taps);
+}
+
+Filtered summed_area_table(Func input, Expr width, Expr height, Type type) {
+    auto s = std::make_shared<Filtered::Stages>();
+    Func down(fresh("sat_columns")), across(fresh("sat_rows"));
+    s->scans.push_back(prefix_sum(down, planar(input, type), Dim::y, height));
+    s->scans.push_back(prefix_sum(across, down, Dim::x, width));
+    s->view = view_of(across, input.dimensions(), 0, 0);
+    return Filtered(s);
+}
+
+Filtered box(Func input, int radius, Boundary boundary, Expr width, Expr height) {
+    if (radius < 0) throw Error("cascade::funcs::box: the radius must be ≥ 0, not " + std::to_string(radius));
+    auto s = std::make_shared<Filtered::Stages>();
+    Var x("x"), y("y"), c("c");
+    const int pad = radius + 1, window = 2 * radius + 1;
+    // Sample (x, y) of the padded image is the extension's (x − pad, y − pad); the window around
+    // image sample x covers padded samples x + 1 … x + window, the difference of two prefix sums.
+    Func samples(fresh("box_samples"));
+    samples(x, y, c) = cast<double>(extended(planar(input), boundary, width, height, pad, pad)(x, y, c));
+    Func rows_sum(fresh("box_prefix_x")), rows(fresh("box_rows")), cols_sum(fresh("box_prefix_y"));
+    s->scans.push_back(prefix_sum(rows_sum, samples, Dim::x, width + 2 * pad));
+    rows(x, y, c) = rows_sum(x + window, y, c) - rows_sum(x, y, c);
+    s->maps.push_back(rows);
+    s->scans.push_back(prefix_sum(cols_sum, rows, Dim::y, height + 2 * pad));
+    Func mean(fresh("box_mean"));
+    mean(x, y, c) = cast<float>((cols_sum(x, y + window, c) - cols_sum(x, y, c)) / Internal::make_const(Float(64), window * window));
+    s->view = view_of(mean, input.dimensions(), 0, 0);
+    return Filtered(s);
+}
+
+}  // namespace cascade::funcs

@@ -1,0 +1,168 @@
+// The application API (include/cascade/cascade.h): plans shared between threads, and CUDA memory
+// and streams the caller owns (cascade/cuda.h).
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "cascade/cascade.h"
+#include "cuda_support.h"
+#include "runtime/reference.h"
+#include "test_support.h"
+
+#ifdef CASCADE_TEST_CUDA_RUNTIME
+#include <cuda_runtime.h>
+#endif
+
+namespace cascade {
+namespace {
+
+using reference::Matrix;
+
+Matrix plane_of(const Image &image, int c) { return reference::plane(image, c); }
+
+// `plan` run on `input` by `threads` threads at once, `runs` times each, into outputs of their
+// own: every result must equal the first, computed alone.
+template <typename Plan>
+void expect_same_from_threads(Plan &plan, const Image &input, int threads, int runs) {
+    Image alone(input.width, input.height, input.channels);
+    plan.run(input, alone);
+    std::vector<Image> outputs(threads * runs, Image(input.width, input.height, input.channels));
+    for (Image &o : outputs) std::fill(o.data.begin(), o.data.end(), NAN);
+    std::vector<std::thread> pool;
+    std::vector<std::string> errors(threads);
+    for (int t = 0; t < threads; t++)
+        pool.emplace_back([&, t] {
+            try {
+                for (int r = 0; r < runs; r++) plan.run(input, outputs[t * runs + r]);
+            } catch (const Error &e) {
+                errors[t] = e.what();
+            }
+        });
+    for (std::thread &t : pool) t.join();
+    for (int t = 0; t < threads; t++) EXPECT_EQ(errors[t], "") << "thread " << t;
+    for (const Image &o : outputs) EXPECT_EQ(o.data, alone.data);
+}
+
+class PlanThreads : public testing::DeviceTest<DeviceChoice> {};
+
+TEST_P(PlanThreads, IirPlanGivesTheSameResultFromSeveralThreadsAtOnce) {
+    const Device device = resolve_device(GetParam());
+    auto rng = testing::rng_for_test();
+    const Image input = testing::random_image(rng, 97, 61, 2);
+    const RecursiveFilter g = van_vliet_gaussian(3.0);
+    IirPlan plan({g, g}, input.width, input.height, Form::automatic, Algorithm::automatic, device,
+                 Boundary::reflect);
+    expect_same_from_threads(plan, input, 4, 3);
+    Image output(input.width, input.height, input.channels);
+    plan.run(input, output);
+    for (int c = 0; c < input.channels; c++)
+        EXPECT_TRUE(testing::within_relative_l2(plane_of(output, c),
+                                                reference::filter_2d({g, g}, plane_of(input, c), Boundary::reflect),
+                                                1e-5));
+}
+
+TEST_P(PlanThreads, GaussianPlansOfEveryMethodShareAcrossThreads) {
+    const Device device = resolve_device(GetParam());
+    auto rng = testing::rng_for_test();
+    const Image input = testing::random_image(rng, 64, 45, 1);
+    for (GaussianMethod method :
+         {GaussianMethod::vanvliet, GaussianMethod::deriche2, GaussianMethod::deriche4, GaussianMethod::twoway}) {
+        GaussianPlan plan(design_gaussian(2.0, method), input.width, input.height, input.channels, Form::automatic,
+                          Algorithm::automatic, device);
+        SCOPED_TRACE(gaussian_method_name(method));
+        expect_same_from_threads(plan, input, 3, 2);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Devices, PlanThreads, ::testing::Values(DeviceChoice::cpu, DeviceChoice::cuda),
+                         [](const auto &info) { return info.param == DeviceChoice::cpu ? "cpu" : "cuda"; });
+
+TEST(CudaWrap, RefusesNullPointersAndEmptyShapes) {
+    EXPECT_THROW(cuda::wrap<float>(nullptr, 4, 4), Error);
+    float fake = 0;
+    EXPECT_THROW(cuda::wrap(&fake, 0, 4), Error);
+    EXPECT_THROW(cuda::wrap(&fake, 8, 4, 1, 4), Error);  // rows overlap
+}
+
+TEST(CudaScope, NestsAndRestores) {
+    // Only the hooks read the choice; nesting must not throw or leak past the scopes.
+    cuda::Scope outer(nullptr);
+    { cuda::Scope inner(reinterpret_cast<void *>(0x1)); }
+    SUCCEED();
+}
+
+#ifdef CASCADE_TEST_CUDA_RUNTIME
+
+#define CUDA_OK(call) ASSERT_EQ((call), cudaSuccess) << #call
+
+// What an application does: its own device memory and stream, Cascade's plan on them, no host
+// copy made by the library; the launches are queued on the caller's stream (captured into a graph).
+TEST(CudaApi, BlursTheCallersDeviceMemoryOnTheCallersStream) {
+    std::string why;
+    if (testing::cuda_unavailable(why)) GTEST_SKIP() << why;
+    const int W = 301, H = 157;
+    auto rng = testing::rng_for_test();
+    const Image input = testing::random_image(rng, W, H, 1);
+    const RecursiveFilter g = van_vliet_gaussian(4.0);
+
+    cudaStream_t stream;
+    CUDA_OK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    float *in = nullptr, *out = nullptr;
+    CUDA_OK(cudaMalloc(&in, sizeof(float) * W * H));
+    CUDA_OK(cudaMalloc(&out, sizeof(float) * W * H));
+    CUDA_OK(cudaMemcpyAsync(in, input.data.data(), sizeof(float) * W * H, cudaMemcpyHostToDevice, stream));
+    CUDA_OK(cudaMemsetAsync(out, 0xff, sizeof(float) * W * H, stream));  // NaN
+
+    IirPlan plan({g, g}, W, H, Form::automatic, Algorithm::automatic, Device::cuda, Boundary::mirror);
+    auto src = cuda::wrap(in, W, H), dst = cuda::wrap(out, W, H);
+    {
+        cuda::Scope on(stream);
+        plan.run(src.raw_buffer(), dst.raw_buffer());
+    }
+    EXPECT_EQ(src.raw_buffer()->host, nullptr);
+    EXPECT_EQ(dst.raw_buffer()->host, nullptr);
+    Image result(W, H, 1);
+    CUDA_OK(cudaMemcpyAsync(result.data.data(), out, sizeof(float) * W * H, cudaMemcpyDeviceToHost, stream));
+    CUDA_OK(cudaStreamSynchronize(stream));
+    EXPECT_TRUE(testing::within_relative_l2(plane_of(result, 0),
+                                            reference::filter_2d({g, g}, plane_of(input, 0), Boundary::mirror), 1e-5));
+
+    // The same call captured: its kernels must land in the graph of the caller's stream.
+    cudaGraph_t graph;
+    CUDA_OK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed));
+    std::string failure;
+    try {
+        cuda::Scope on(stream);
+        plan.run(src.raw_buffer(), dst.raw_buffer());
+    } catch (const Error &e) {
+        failure = e.what();
+    }
+    CUDA_OK(cudaStreamEndCapture(stream, &graph));
+    EXPECT_EQ(failure, "");
+    size_t count = 0;
+    CUDA_OK(cudaGraphGetNodes(graph, nullptr, &count));
+    std::vector<cudaGraphNode_t> nodes(count);
+    CUDA_OK(cudaGraphGetNodes(graph, nodes.data(), &count));
+    int kernels = 0;
+    for (cudaGraphNode_t n : nodes) {
+        cudaGraphNodeType type;
+        CUDA_OK(cudaGraphNodeGetType(n, &type));
+        kernels += type == cudaGraphNodeTypeKernel;
+    }
+    EXPECT_GT(kernels, 0) << "no kernel of the plan was queued on the caller's stream";
+    CUDA_OK(cudaGraphDestroy(graph));
+    CUDA_OK(cudaFree(in));
+    CUDA_OK(cudaFree(out));
+    CUDA_OK(cudaStreamDestroy(stream));
+}
+
+#else
+
+TEST(CudaApi, BlursTheCallersDeviceMemoryOnTheCallersStream) {
+    GTEST_SKIP() << "built without the CUDA runtime API (no CUDA compiler at configure time)";
+}
+
+#endif
+
+}  // namespace
+}  // namespace cascade
