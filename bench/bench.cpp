@@ -14,18 +14,18 @@
 #include <memory>
 #include <tuple>
 
-#include "cuda_context.h"
 #include "cascade/device.h"
 #include "cascade/error.h"
 #include "cascade/filter.h"
 #include "cascade/gaussian.h"
 #include "cascade/gaussian_blur.h"
 #include "cascade/iir.h"
+#include "cascade/planes.h"
+#include "cascade/sat.h"
+#include "cuda_context.h"
 #include "line_filter.h"
 #include "pipeline_call.h"
-#include "cascade/planes.h"
 #include "reference.h"
-#include "cascade/sat.h"
 #ifdef CASCADE_HAVE_CUDA_RUNTIME
 #include "bench/baselines/cub_sat.h"
 #endif

@@ -2,9 +2,8 @@
 // with no copy through the host: the example of docs/embedding.md.
 //
 //   blur_device_memory [WIDTH HEIGHT]   prints the time of one blur and checks one row on the host
-#include <cuda_runtime.h>
-
 #include <cascade/cascade.h>
+#include <cuda_runtime.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -35,7 +34,8 @@ int main(int argc, char **argv) {
         return 1;
     std::vector<float> host(size_t(W) * H);
     for (size_t i = 0; i < host.size(); i++) host[i] = float((i * 2654435761u) % 1000) / 1000.0f;
-    ok(cudaMemcpyAsync(image, host.data(), sizeof(float) * host.size(), cudaMemcpyHostToDevice, stream), "copy");
+    ok(cudaMemcpyAsync(image, host.data(), sizeof(float) * host.size(), cudaMemcpyHostToDevice, stream),
+       "copy");
 
     try {
         // Made once per filter, size and device; reusable, and callable from several threads.
@@ -48,7 +48,7 @@ int main(int argc, char **argv) {
         cudaEventCreate(&start);
         cudaEventCreate(&stop);
         {
-            cascade::cuda::Scope on(stream);  // queue the pipeline on the application's stream
+            cascade::cuda::Scope on(stream);              // queue the pipeline on the application's stream
             plan.run(in.raw_buffer(), out.raw_buffer());  // the first call uploads the plan's tables
             cudaEventRecord(start, stream);
             plan.run(in.raw_buffer(), out.raw_buffer());
@@ -57,14 +57,16 @@ int main(int argc, char **argv) {
         if (!ok(cudaEventSynchronize(stop), "the blur")) return 1;
         float ms = 0;
         cudaEventElapsedTime(&ms, start, stop);
-        std::printf("blurred %dx%d in %.3f ms (%.1f GiP/s)\n", W, H, ms, W * double(H) / (ms * 1e-3) / (1 << 30));
+        std::printf("blurred %dx%d in %.3f ms (%.1f GiP/s)\n", W, H, ms,
+                    W * double(H) / (ms * 1e-3) / (1 << 30));
     } catch (const cascade::Error &e) {
         std::fprintf(stderr, "blur_device_memory: error: %s\n", e.what());
         return 1;
     }
     // A blur keeps a constant's level and smooths: the result's row mean is the input's.
     std::vector<float> row(W);
-    ok(cudaMemcpy(row.data(), blurred + size_t(H / 2) * W, sizeof(float) * W, cudaMemcpyDeviceToHost), "copy");
+    ok(cudaMemcpy(row.data(), blurred + size_t(H / 2) * W, sizeof(float) * W, cudaMemcpyDeviceToHost),
+       "copy");
     double mean = 0;
     for (float v : row) mean += v / W;
     std::printf("row %d mean %.4f (input samples uniform in [0, 1): about 0.5)\n", H / 2, mean);

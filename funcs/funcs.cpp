@@ -9,11 +9,11 @@
 #include "cascade/bspline.h"
 #include "cascade/deriche.h"
 #include "cascade/error.h"
+#include "cascade/twoway.h"
 #include "generators/boundary.h"
 #include "generators/recursive_filter.h"
 #include "generators/twoway.h"
 #include "runtime/boundary_tables.h"
-#include "cascade/twoway.h"
 #include "schedules/rt_schedule.h"
 #include "schedules/twoway_schedule.h"
 
@@ -69,7 +69,8 @@ Func extended(Func image, Boundary boundary, Expr width, Expr height, Expr mx, E
         Expr inside = i >= 0 && i < width && j >= 0 && j < height;
         e(x, y, c) = select(inside, image(clamp(i, 0, width - 1), clamp(j, 0, height - 1), c), 0.0f);
     } else {
-        e(x, y, c) = image(extended_index(int(boundary), i, width), extended_index(int(boundary), j, height), c);
+        e(x, y, c) =
+            image(extended_index(int(boundary), i, width), extended_index(int(boundary), j, height), c);
     }
     return e;
 }
@@ -83,10 +84,12 @@ Expr margin_of(const Recursion &r, Boundary boundary) {
 }
 
 // The passes of one dimension: every section causally, then every section anticausally.
-void add_passes(Filtered::Stages &s, Func &current, const std::vector<Coefficients> &sections, Dim dim, Expr extent) {
+void add_passes(Filtered::Stages &s, Func &current, const std::vector<Coefficients> &sections, Dim dim,
+                Expr extent) {
     for (int direction = 0; direction < 2; direction++)
         for (const Coefficients &k : sections) {
-            Func out(fresh(dim == Dim::y ? (direction == 0 ? "down" : "up") : (direction == 0 ? "right" : "left")));
+            Func out(fresh(dim == Dim::y ? (direction == 0 ? "down" : "up")
+                                         : (direction == 0 ? "right" : "left")));
             s.scans.push_back(direction == 0 ? causal(out, current, k, dim, extent)
                                              : anticausal(out, current, k, dim, extent));
             current = out;
@@ -116,9 +119,9 @@ Coefficients coefficients_of(const Recursion &r) {
 // Two dimensions of causal–anticausal passes over the image extended by the margins (my down the
 // columns, mx along the rows), optionally after a separable FIR of `taps` (odd length) that reads
 // the extension too.
-Filtered separable(Func input, const std::vector<Coefficients> &vertical, const std::vector<Coefficients> &horizontal,
-                   Boundary boundary, Expr width, Expr height, Expr mx, Expr my,
-                   const std::vector<double> &taps = {}) {
+Filtered separable(Func input, const std::vector<Coefficients> &vertical,
+                   const std::vector<Coefficients> &horizontal, Boundary boundary, Expr width, Expr height,
+                   Expr mx, Expr my, const std::vector<double> &taps = {}) {
     auto s = std::make_shared<Filtered::Stages>();
     Var x("x"), y("y"), c("c");
     const int dimensions = input.dimensions();
@@ -184,10 +187,10 @@ Func Filtered::schedule(const Target &target) const {
     return func();
 }
 
-Filtered iir(Func input, const Recursion &vertical, const Recursion &horizontal, Boundary boundary, Expr width,
-             Expr height) {
-    return separable(input, {coefficients_of(vertical)}, {coefficients_of(horizontal)}, boundary, width, height,
-                     margin_of(horizontal, boundary), margin_of(vertical, boundary));
+Filtered iir(Func input, const Recursion &vertical, const Recursion &horizontal, Boundary boundary,
+             Expr width, Expr height) {
+    return separable(input, {coefficients_of(vertical)}, {coefficients_of(horizontal)}, boundary, width,
+                     height, margin_of(horizontal, boundary), margin_of(vertical, boundary));
 }
 
 Filtered bspline(Func input, int degree, Boundary boundary, Expr width, Expr height) {
@@ -197,7 +200,8 @@ Filtered bspline(Func input, int degree, Boundary boundary, Expr width, Expr hei
     return separable(input, sections, sections, boundary, width, height, m, m);
 }
 
-Filtered gaussian(Func input, double sigma, GaussianMethod method, Boundary boundary, Expr width, Expr height) {
+Filtered gaussian(Func input, double sigma, GaussianMethod method, Boundary boundary, Expr width,
+                  Expr height) {
     if (method == GaussianMethod::twoway) {
         const TwoWayGaussian g = two_way_gaussian(sigma);
         const int radius = int(g.kernel.size() / 2);
@@ -228,7 +232,8 @@ Filtered gaussian(Func input, double sigma, GaussianMethod method, Boundary boun
         const auto sections = coefficients_of(to_sections(f));
         return separable(input, sections, sections, boundary, width, height, m, m);
     }
-    const FirIirGaussian g = method == GaussianMethod::deriche2 ? deriche2_gaussian(sigma) : deriche4_gaussian(sigma);
+    const FirIirGaussian g =
+        method == GaussianMethod::deriche2 ? deriche2_gaussian(sigma) : deriche4_gaussian(sigma);
     const Expr m = boundary == Boundary::none ? Expr(0) : Expr(margin_for(g.pass));
     const auto sections = coefficients_of(to_sections(g.pass));
     return separable(input, sections, sections, boundary, width, height, m, m, g.taps);
@@ -258,7 +263,8 @@ Filtered box(Func input, int radius, Boundary boundary, Expr width, Expr height)
     s->maps.push_back(rows);
     s->scans.push_back(prefix_sum(cols_sum, rows, Dim::y, height + 2 * pad));
     Func mean(fresh("box_mean"));
-    mean(x, y, c) = cast<float>((cols_sum(x, y + window, c) - cols_sum(x, y, c)) / Internal::make_const(Float(64), window * window));
+    mean(x, y, c) = cast<float>((cols_sum(x, y + window, c) - cols_sum(x, y, c)) /
+                                Internal::make_const(Float(64), window * window));
     s->view = view_of(mean, input.dimensions(), 0, 0);
     return Filtered(s);
 }

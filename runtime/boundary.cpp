@@ -1,13 +1,11 @@
-#include "boundary_tables.h"
-
 #include <algorithm>
 #include <cmath>
 #include <random>
 
+#include "boundary_tables.h"
 #include "cascade/error.h"
 #include "names.h"
 #include "reference.h"
-#include "boundary_tables.h"
 
 namespace cascade {
 

@@ -15,8 +15,8 @@ Halide::Runtime::Buffer<> wrap(halide_type_t type, void *data, int width, int he
     if (row_stride == 0) row_stride = width;
     if (channel_stride == 0) channel_stride = row_stride * height;
     if (row_stride < width) throw Error("cascade::cuda::wrap: the row stride is shorter than a row");
-    halide_dimension_t shape[3] = {{0, width, 1, 0}, {0, height, int32_t(row_stride), 0},
-                                   {0, channels, int32_t(channel_stride), 0}};
+    halide_dimension_t shape[3] = {
+        {0, width, 1, 0}, {0, height, int32_t(row_stride), 0}, {0, channels, int32_t(channel_stride), 0}};
     Halide::Runtime::Buffer<> buffer(type, nullptr, 3, shape);
 #ifdef CASCADE_HAVE_CUDA_VARIANTS
     if (buffer.device_wrap_native(halide_cuda_device_interface(), uint64_t(uintptr_t(data))) != 0)

@@ -1,7 +1,8 @@
 #include "cascade/device.h"
-#include "variants.h"
 
 #include <dlfcn.h>
+
+#include "variants.h"
 
 namespace cascade {
 

@@ -2,9 +2,9 @@
 
 #include "cascade/error.h"
 #include "cascade/gaussian.h"
-#include "names.h"
 #include "cascade/planes.h"
 #include "fir.h"
+#include "names.h"
 #include "twoway_plan.h"
 
 // Present when the build links Halide's CUDA runtime; null otherwise.

@@ -4,13 +4,13 @@
 #include <cmath>
 #include <map>
 
+#include "boundary_tables.h"
 #include "cascade/error.h"
+#include "cascade/planes.h"
 #include "line_filter.h"
 #include "names.h"
 #include "pipeline_call.h"
-#include "cascade/planes.h"
 #include "tile_matrices.h"
-#include "boundary_tables.h"
 
 namespace cascade {
 
@@ -265,7 +265,8 @@ void IirPlan::run_host(halide_buffer_t *input, halide_buffer_t *output) {
     if (input->type != type || output->type != type)
         throw Error(std::string("this plan filters ") + sample_name(samples_) + " samples");
     PipelineCall pipeline = call(input, output);
-    run_on_host(variant_->device, [&] { run_shared(*variant_, pipeline, first_run_, warm_); }, {input}, {output});
+    run_on_host(variant_->device, [&] { run_shared(*variant_, pipeline, first_run_, warm_); }, {input},
+                {output});
 }
 
 Image iir_2d(const Image &input, const Filter2D &filter, const IirOptions &options) {

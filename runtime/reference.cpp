@@ -1,7 +1,8 @@
 #include "reference.h"
-#include "boundary_tables.h"
 
 #include <algorithm>
+
+#include "boundary_tables.h"
 
 namespace cascade::reference {
 

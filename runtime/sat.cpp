@@ -6,8 +6,8 @@
 #include <limits>
 
 #include "cascade/error.h"
-#include "pipeline_call.h"
 #include "cascade/planes.h"
+#include "pipeline_call.h"
 #include "sat_one_read.h"
 
 // Present when the build links Halide's CUDA runtime; null otherwise.

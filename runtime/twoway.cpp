@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "cascade/gaussian.h"
 #include "boundary_tables.h"
+#include "cascade/gaussian.h"
 #include "twoway_edges.h"
 
 namespace cascade {

@@ -28,7 +28,6 @@ public:
     // On W×H×C float32 buffers where the caller keeps them (host, or device for a CUDA plan).
     void run(halide_buffer_t *input, halide_buffer_t *output);
 
-
 private:
     const Variant *variant_;
     std::vector<float> coefficients_, kernel_;

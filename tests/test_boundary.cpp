@@ -5,10 +5,10 @@
 #include <cmath>
 #include <limits>
 
-#include "cuda_support.h"
 #include "cascade/error.h"
 #include "cascade/gaussian_blur.h"
 #include "cascade/iir.h"
+#include "cuda_support.h"
 #include "reference.h"
 #include "test_support.h"
 

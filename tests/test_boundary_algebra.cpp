@@ -6,8 +6,8 @@
 #include "cascade/boundary.h"
 #include "cascade/error.h"
 #include "reference.h"
-#include "test_support.h"
 #include "runtime/boundary_tables.h"
+#include "test_support.h"
 
 namespace cascade {
 namespace {

@@ -15,8 +15,8 @@
 #include "cascade/error.h"
 #include "io/image_io.h"
 #include "reference.h"
-#include "variants.h"
 #include "test_support.h"
+#include "variants.h"
 
 namespace cascade {
 namespace {

@@ -13,8 +13,8 @@
 #include "cascade/gaussian_blur.h"
 #include "io/image_io.h"
 #include "reference.h"
-#include "variants.h"
 #include "test_support.h"
+#include "variants.h"
 
 namespace cascade {
 namespace {

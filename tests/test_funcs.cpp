@@ -66,8 +66,8 @@ std::vector<Matrix> run(Compiled &compiled, const Image &image) {
 }
 
 // Runs `compiled` on random images of every size; `expected` gives each plane's reference.
-void expect_matches(Compiled &compiled, const std::function<Matrix(const Matrix &)> &expected, double tolerance,
-                    const std::string &what) {
+void expect_matches(Compiled &compiled, const std::function<Matrix(const Matrix &)> &expected,
+                    double tolerance, const std::string &what) {
     auto rng = testing::rng_for_test();
     for (auto [w, h] : kSizes) {
         const Image image = testing::random_image(rng, w, h, 2);
@@ -84,12 +84,16 @@ TEST(Funcs, IirOfEveryBoundaryMatchesTheExtendedDefinition) {
     const RecursiveFilter horizontal = testing::random_stable_filter(rng, 1, 0.9, false);
     for (Boundary b : kBoundaries) {
         Compiled f = compile([&](ImageParam &in) {
-            return funcs::iir(in, funcs::constant(vertical), funcs::constant(horizontal), b, in.width(), in.height())
+            return funcs::iir(in, funcs::constant(vertical), funcs::constant(horizontal), b, in.width(),
+                              in.height())
                 .schedule(jit_target());
         });
         expect_matches(
-            f, [&](const Matrix &X) { return reference::filter_2d({vertical, horizontal}, X, b); }, 1e-5,
-            boundary_name(b));
+            f,
+            [&](const Matrix &X) {
+                return reference::filter_2d({vertical, horizontal}, X, b);
+            },
+            1e-5, boundary_name(b));
     }
 }
 
@@ -98,8 +102,7 @@ TEST(Funcs, IirTakesRunTimeCoefficientsAndMargin) {
     Halide::Param<int> margin("margin");
     Compiled f = compile([&](ImageParam &in) {
         funcs::Recursion r{gain, {a1, a2}, margin};
-        return funcs::iir(in, r, r, Boundary::reflect, in.width(), in.height())
-            .schedule(jit_target());
+        return funcs::iir(in, r, r, Boundary::reflect, in.width(), in.height()).schedule(jit_target());
     });
     auto rng = testing::rng_for_test();
     for (int trial = 0; trial < 2; trial++) {
@@ -109,8 +112,11 @@ TEST(Funcs, IirTakesRunTimeCoefficientsAndMargin) {
         a2.set(float(filter.feedback[1]));
         margin.set(margin_for(filter));
         expect_matches(
-            f, [&](const Matrix &X) { return reference::filter_2d({filter, filter}, X, Boundary::reflect); }, 1e-5,
-            "run-time coefficients");
+            f,
+            [&](const Matrix &X) {
+                return reference::filter_2d({filter, filter}, X, Boundary::reflect);
+            },
+            1e-5, "run-time coefficients");
     }
 }
 
@@ -134,12 +140,11 @@ TEST(Funcs, RefusesFuncsOfOtherDimensions) {
 
 TEST(Funcs, GaussianOfEveryMethodMatchesItsDefinition) {
     const double sigma = 2.5;
-    for (GaussianMethod method :
-         {GaussianMethod::vanvliet, GaussianMethod::deriche2, GaussianMethod::deriche4, GaussianMethod::twoway}) {
+    for (GaussianMethod method : {GaussianMethod::vanvliet, GaussianMethod::deriche2,
+                                  GaussianMethod::deriche4, GaussianMethod::twoway}) {
         for (Boundary b : {Boundary::none, Boundary::reflect, Boundary::periodic}) {
             Compiled f = compile([&](ImageParam &in) {
-                return funcs::gaussian(in, sigma, method, b, in.width(), in.height())
-                    .schedule(jit_target());
+                return funcs::gaussian(in, sigma, method, b, in.width(), in.height()).schedule(jit_target());
             });
             std::function<Matrix(const Matrix &)> expected;
             if (method == GaussianMethod::vanvliet) {
@@ -174,8 +179,11 @@ TEST(Funcs, BsplinePrefilterMatchesTheExtendedDefinition) {
                 .schedule(jit_target());
         });
         expect_matches(
-            compiled, [&](const Matrix &X) { return reference::filter_2d({f, f}, X, Boundary::mirror); }, 1e-5,
-            "degree " + std::to_string(degree));
+            compiled,
+            [&](const Matrix &X) {
+                return reference::filter_2d({f, f}, X, Boundary::mirror);
+            },
+            1e-5, "degree " + std::to_string(degree));
     }
 }
 
@@ -217,8 +225,7 @@ TEST(Funcs, BoxMeanOfEveryBoundary) {
     for (int radius : {0, 3}) {
         for (Boundary b : kBoundaries) {
             Compiled f = compile([&](ImageParam &in) {
-                return funcs::box(in, radius, b, in.width(), in.height())
-                    .schedule(jit_target());
+                return funcs::box(in, radius, b, in.width(), in.height()).schedule(jit_target());
             });
             const auto expected = [&](const Matrix &X) {
                 const Matrix E = reference::extended(X, b, radius);

@@ -8,15 +8,15 @@
 #include <random>
 
 #include "cascade/boundary.h"
-#include "cuda_support.h"
 #include "cascade/device.h"
 #include "cascade/error.h"
-#include "fir.h"
 #include "cascade/gaussian_blur.h"
+#include "cuda_support.h"
+#include "fir.h"
 #include "reference.h"
-#include "test_support.h"
 #include "runtime/boundary_tables.h"
 #include "runtime/twoway_edges.h"
+#include "test_support.h"
 
 namespace cascade {
 namespace {

@@ -4,10 +4,10 @@
 #include <cmath>
 #include <limits>
 
-#include "cuda_support.h"
 #include "cascade/device.h"
 #include "cascade/error.h"
 #include "cascade/iir.h"
+#include "cuda_support.h"
 #include "reference.h"
 #include "test_support.h"
 

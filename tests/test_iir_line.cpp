@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "cuda_support.h"
 #include "cascade/error.h"
+#include "cuda_support.h"
 #include "generators/line_layout.h"
 #include "line_filter.h"
 #include "reference.h"

@@ -56,19 +56,18 @@ TEST_P(PlanThreads, IirPlanGivesTheSameResultFromSeveralThreadsAtOnce) {
     Image output(input.width, input.height, input.channels);
     plan.run(input, output);
     for (int c = 0; c < input.channels; c++)
-        EXPECT_TRUE(testing::within_relative_l2(plane_of(output, c),
-                                                reference::filter_2d({g, g}, plane_of(input, c), Boundary::reflect),
-                                                1e-5));
+        EXPECT_TRUE(testing::within_relative_l2(
+            plane_of(output, c), reference::filter_2d({g, g}, plane_of(input, c), Boundary::reflect), 1e-5));
 }
 
 TEST_P(PlanThreads, GaussianPlansOfEveryMethodShareAcrossThreads) {
     const Device device = resolve_device(GetParam());
     auto rng = testing::rng_for_test();
     const Image input = testing::random_image(rng, 64, 45, 1);
-    for (GaussianMethod method :
-         {GaussianMethod::vanvliet, GaussianMethod::deriche2, GaussianMethod::deriche4, GaussianMethod::twoway}) {
-        GaussianPlan plan(design_gaussian(2.0, method), input.width, input.height, input.channels, Form::automatic,
-                          Algorithm::automatic, device);
+    for (GaussianMethod method : {GaussianMethod::vanvliet, GaussianMethod::deriche2,
+                                  GaussianMethod::deriche4, GaussianMethod::twoway}) {
+        GaussianPlan plan(design_gaussian(2.0, method), input.width, input.height, input.channels,
+                          Form::automatic, Algorithm::automatic, device);
         SCOPED_TRACE(gaussian_method_name(method));
         expect_same_from_threads(plan, input, 3, 2);
     }
@@ -124,8 +123,8 @@ TEST(CudaApi, BlursTheCallersDeviceMemoryOnTheCallersStream) {
     Image result(W, H, 1);
     CUDA_OK(cudaMemcpyAsync(result.data.data(), out, sizeof(float) * W * H, cudaMemcpyDeviceToHost, stream));
     CUDA_OK(cudaStreamSynchronize(stream));
-    EXPECT_TRUE(testing::within_relative_l2(plane_of(result, 0),
-                                            reference::filter_2d({g, g}, plane_of(input, 0), Boundary::mirror), 1e-5));
+    EXPECT_TRUE(testing::within_relative_l2(
+        plane_of(result, 0), reference::filter_2d({g, g}, plane_of(input, 0), Boundary::mirror), 1e-5));
 
     // The same call captured: its kernels must land in the graph of the caller's stream.
     cudaGraph_t graph;

@@ -6,12 +6,12 @@
 #include <algorithm>
 #include <cmath>
 
-#include "cuda_support.h"
 #include "cascade/error.h"
 #include "cascade/gaussian.h"
 #include "cascade/gaussian_blur.h"
 #include "cascade/iir.h"
 #include "cascade/planes.h"
+#include "cuda_support.h"
 #include "reference.h"
 #include "test_support.h"
 

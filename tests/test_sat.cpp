@@ -6,10 +6,10 @@
 #include <limits>
 
 #include "cascade/error.h"
-#include "reference.h"
-#include "variants.h"
 #include "cascade/sat.h"
+#include "reference.h"
 #include "test_support.h"
+#include "variants.h"
 
 namespace cascade {
 namespace {

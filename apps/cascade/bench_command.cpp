@@ -9,11 +9,11 @@
 #include <memory>
 
 #include "bench/bench.h"
-#include "commands.h"
-#include "common.h"
 #include "cascade/device.h"
 #include "cascade/error.h"
 #include "cascade/sat.h"
+#include "commands.h"
+#include "common.h"
 
 namespace cascade::cli {
 

@@ -4,9 +4,9 @@
 #include <memory>
 
 #include "cascade/box.h"
+#include "cascade/error.h"
 #include "commands.h"
 #include "common.h"
-#include "cascade/error.h"
 
 namespace cascade::cli {
 

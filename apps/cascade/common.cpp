@@ -5,9 +5,9 @@
 
 #include "cascade/error.h"
 #include "cascade/iir.h"
+#include "cascade/planes.h"
 #include "io/image_io.h"
 #include "pipeline_call.h"
-#include "cascade/planes.h"
 
 namespace cascade::cli {
 

@@ -1,9 +1,9 @@
 // `cascade gaussian`: a recursive Gaussian blur whose cost does not depend on sigma.
 #include <memory>
 
+#include "cascade/gaussian_blur.h"
 #include "commands.h"
 #include "common.h"
-#include "cascade/gaussian_blur.h"
 
 namespace cascade::cli {
 

@@ -2,9 +2,9 @@
 // along the rows.
 #include <memory>
 
+#include "cascade/error.h"
 #include "commands.h"
 #include "common.h"
-#include "cascade/error.h"
 
 namespace cascade::cli {
 

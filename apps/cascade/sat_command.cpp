@@ -2,11 +2,11 @@
 #include <cmath>
 #include <memory>
 
+#include "cascade/error.h"
+#include "cascade/sat.h"
 #include "commands.h"
 #include "common.h"
-#include "cascade/error.h"
 #include "io/image_io.h"
-#include "cascade/sat.h"
 
 namespace cascade::cli {
 

@@ -9,8 +9,8 @@
 //
 // Exact boundaries: the filter of the image extended past its edges (boundary.h), computed by
 // running every recursion from `margin` samples past each edge, where its impulse response has
-// fallen below 1e−9 of its peak (cascade::margin_for, filter.h): exact to float32 rounding, and a few dozen samples
-// for blurs of small sigma. Boundary `none` reads nothing past the edges.
+// fallen below 1e−9 of its peak (cascade::margin_for, filter.h): exact to float32 rounding, and a few dozen
+// samples for blurs of small sigma. Boundary `none` reads nothing past the edges.
 #include <Halide.h>
 
 #include <memory>
@@ -62,8 +62,8 @@ Filtered iir(Halide::Func input, const Recursion &vertical, const Recursion &hor
              Halide::Expr width, Halide::Expr height);
 
 // A Gaussian of standard deviation `sigma` by `method` (gaussian.h), designed at generator time.
-Filtered gaussian(Halide::Func input, double sigma, GaussianMethod method, Boundary boundary, Halide::Expr width,
-                  Halide::Expr height);
+Filtered gaussian(Halide::Func input, double sigma, GaussianMethod method, Boundary boundary,
+                  Halide::Expr width, Halide::Expr height);
 inline Filtered gaussian(Halide::Func input, double sigma, Boundary boundary, Halide::Expr width,
                          Halide::Expr height) {
     return gaussian(input, sigma, GaussianMethod::vanvliet, boundary, width, height);

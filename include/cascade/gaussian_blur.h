@@ -15,7 +15,7 @@
 
 namespace cascade {
 
-class FirPlan;     // internals: the numerator and the two-way pipelines
+class FirPlan;  // internals: the numerator and the two-way pipelines
 class TwoWayPlan;
 
 // A method's filter for one sigma, designed once. vanvliet and twoway have no numerator (taps

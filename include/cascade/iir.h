@@ -15,7 +15,7 @@
 
 namespace cascade {
 
-struct Variant;       // runtime internals: the AOT pipeline a plan calls
+struct Variant;  // runtime internals: the AOT pipeline a plan calls
 class PipelineCall;
 
 // How each 1D filter is evaluated: one direct-form pass of order r, or a cascade of first- and

@@ -8,7 +8,8 @@
 using Line = std::vector<double>;
 using Extension = std::function<long(long i, long n)>;  // the sample index position i holds
 
-inline Line filter_line(const Line &x, double gain, const std::vector<double> &a, const Extension &at, long pad) {
+inline Line filter_line(const Line &x, double gain, const std::vector<double> &a, const Extension &at,
+                        long pad) {
     const long n = long(x.size()), m = n + 2 * pad;
     Line y(m, 0.0), z(m, 0.0);
     for (long i = 0; i < m; i++) {
