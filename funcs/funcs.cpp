@@ -75,6 +75,22 @@ Func extended(Func image, Boundary boundary, Expr width, Expr height, Expr mx, E
     return e;
 }
 
+// `image` extended by `boundary` along `dim` only and seen from −m there: position p along `dim`
+// holds the extension's sample p − m of a line of n. `none` reads as `zero`.
+Func extended_along(Func image, Dim dim, Boundary boundary, Expr n, Expr m) {
+    Var x("x"), y("y"), c("c");
+    Func e(fresh(dim == Dim::y ? "extended_y" : "extended_x"));
+    Expr p = (dim == Dim::y ? Expr(y) : Expr(x)) - m;
+    Expr index = boundary == Boundary::none || boundary == Boundary::zero
+                     ? clamp(p, 0, n - 1)
+                     : extended_index(int(boundary), p, n);
+    Expr value = dim == Dim::y ? image(x, index, c) : image(index, y, c);
+    if (boundary == Boundary::none || boundary == Boundary::zero)
+        value = select(p >= 0 && p < n, value, 0.0f);
+    e(x, y, c) = value;
+    return e;
+}
+
 Expr margin_of(const Recursion &r, Boundary boundary) {
     if (boundary == Boundary::none) return 0;
     if (r.margin.defined()) return r.margin;
@@ -116,35 +132,44 @@ Coefficients coefficients_of(const Recursion &r) {
             }()};
 }
 
-// Two dimensions of causal–anticausal passes over the image extended by the margins (my down the
-// columns, mx along the rows), optionally after a separable FIR of `taps` (odd length) that reads
-// the extension too.
-Filtered separable(Func input, const std::vector<Coefficients> &vertical,
-                   const std::vector<Coefficients> &horizontal, Boundary boundary, Expr width, Expr height,
-                   Expr mx, Expr my, const std::vector<double> &taps = {}) {
-    auto s = std::make_shared<Filtered::Stages>();
+// One dimension's filter of `image` (exact over [0, n) along `dim`): the image extended along
+// `dim` only by the margin `m` (and the FIR's radius), an optional symmetric FIR of `taps`, the
+// passes, and the result seen from the margin again. Extending one axis at a time is the 2D
+// extension (it maps each axis's index alone), and the columns' passes then run on W columns, not
+// W + 2m (4.6× less work at σ = 24 on 512², apps/camera_pipe).
+Func one_dimension(Filtered::Stages &s, Func image, const std::vector<Coefficients> &sections, Dim dim,
+                   Boundary boundary, Expr n, Expr m, const std::vector<double> &taps) {
     Var x("x"), y("y"), c("c");
-    const int dimensions = input.dimensions();
     const int radius = taps.empty() ? 0 : int(taps.size() / 2);
-    Func image = planar(input);
-    // `none` reads nothing past the edges but the FIR's zeros.
     Func current = boundary == Boundary::none && radius == 0
                        ? image
-                       : extended(image, boundary, width, height, mx + radius, my + radius);
+                       : extended_along(image, dim, boundary, n, m + radius);
     if (radius > 0) {
         RDom k(0, int(taps.size()), fresh("tap"));
         Buffer<float> t(int(taps.size()));
         for (size_t i = 0; i < taps.size(); i++) t(int(i)) = float(taps[i]);
-        Func down(fresh("numerator_y")), across(fresh("numerator_x"));
-        down(x, y, c) = sum(t(k) * current(x, y + k, c));
-        across(x, y, c) = sum(t(k) * down(x + k, y, c));
-        s->maps.push_back(down);
-        s->maps.push_back(across);
-        current = across;
+        Func numerator(fresh(dim == Dim::y ? "numerator_y" : "numerator_x"));
+        numerator(x, y, c) = sum(dim == Dim::y ? t(k) * current(x, y + k, c) : t(k) * current(x + k, y, c));
+        s.maps.push_back(numerator);
+        current = numerator;
     }
-    add_passes(*s, current, vertical, Dim::y, height + 2 * my);
-    add_passes(*s, current, horizontal, Dim::x, width + 2 * mx);
-    s->view = view_of(current, dimensions, mx, my);
+    add_passes(s, current, sections, dim, n + 2 * m);
+    Func cropped(fresh(dim == Dim::y ? "columns" : "rows"));
+    cropped(x, y, c) = dim == Dim::y ? current(x, y + m, c) : current(x + m, y, c);
+    return cropped;
+}
+
+// The 2D filter: down the columns over the image extended by `my` there, then along the rows of
+// that result extended by `mx`; with `taps`, each dimension's FIR numerator first.
+Filtered separable(Func input, const std::vector<Coefficients> &vertical,
+                   const std::vector<Coefficients> &horizontal, Boundary boundary, Expr width, Expr height,
+                   Expr mx, Expr my, const std::vector<double> &taps = {}) {
+    auto s = std::make_shared<Filtered::Stages>();
+    Func image = planar(input);
+    s->maps.push_back(image);
+    Func columns = one_dimension(*s, image, vertical, Dim::y, boundary, height, my, taps);
+    Func rows = one_dimension(*s, columns, horizontal, Dim::x, boundary, width, mx, taps);
+    s->view = view_of(rows, input.dimensions(), 0, 0);
     return Filtered(s);
 }
 
@@ -219,11 +244,20 @@ Filtered gaussian(Func input, double sigma, GaussianMethod method, Boundary boun
         kernel(k) = taps(k);
         auto s = std::make_shared<Filtered::Stages>();
         Func image = planar(input);
-        Func current = extend ? extended(image, boundary, width, height, m, m) : image;
-        Func columns(fresh("columns")), rows(fresh("rows"));
-        s->two_way.push_back(two_way_step(columns, current, Dim::y, height + 2 * m, q, kernel, radius));
-        s->two_way.push_back(two_way_step(rows, columns, Dim::x, width + 2 * m, q, kernel, radius));
-        s->view = view_of(rows, input.dimensions(), m, m);
+        s->maps.push_back(image);
+        // One axis at a time, as separable() does; the centre of a line padded by m on both sides
+        // is the line's own centre.
+        auto step = [&](Func in, Dim dim, Expr n) {
+            Var x("x"), y("y"), c("c");
+            Func line = extend ? extended_along(in, dim, boundary, n, m) : in;
+            Func out(fresh(dim == Dim::y ? "two_way_columns" : "two_way_rows"));
+            s->two_way.push_back(two_way_step(out, line, dim, n + 2 * m, q, kernel, radius));
+            Func cropped(fresh("cropped"));
+            cropped(x, y, c) = dim == Dim::y ? out(x, y + m, c) : out(x + m, y, c);
+            return cropped;
+        };
+        Func rows = step(step(image, Dim::y, height), Dim::x, width);
+        s->view = view_of(rows, input.dimensions(), 0, 0);
         return Filtered(s);
     }
     if (method == GaussianMethod::vanvliet) {
@@ -241,8 +275,9 @@ Filtered gaussian(Func input, double sigma, GaussianMethod method, Boundary boun
 
 Filtered summed_area_table(Func input, Expr width, Expr height, Type type) {
     auto s = std::make_shared<Filtered::Stages>();
-    Func down(fresh("sat_columns")), across(fresh("sat_rows"));
-    s->scans.push_back(prefix_sum(down, planar(input, type), Dim::y, height));
+    Func down(fresh("sat_columns")), across(fresh("sat_rows")), image = planar(input, type);
+    s->maps.push_back(image);
+    s->scans.push_back(prefix_sum(down, image, Dim::y, height));
     s->scans.push_back(prefix_sum(across, down, Dim::x, width));
     s->view = view_of(across, input.dimensions(), 0, 0);
     return Filtered(s);
@@ -255,8 +290,9 @@ Filtered box(Func input, int radius, Boundary boundary, Expr width, Expr height)
     const int pad = radius + 1, window = 2 * radius + 1;
     // Sample (x, y) of the padded image is the extension's (x − pad, y − pad); the window around
     // image sample x covers padded samples x + 1 … x + window, the difference of two prefix sums.
-    Func samples(fresh("box_samples"));
-    samples(x, y, c) = cast<double>(extended(planar(input), boundary, width, height, pad, pad)(x, y, c));
+    Func samples(fresh("box_samples")), image = planar(input);
+    s->maps.push_back(image);
+    samples(x, y, c) = cast<double>(extended(image, boundary, width, height, pad, pad)(x, y, c));
     Func rows_sum(fresh("box_prefix_x")), rows(fresh("box_rows")), cols_sum(fresh("box_prefix_y"));
     s->scans.push_back(prefix_sum(rows_sum, samples, Dim::x, width + 2 * pad));
     rows(x, y, c) = rows_sum(x + window, y, c) - rows_sum(x, y, c);

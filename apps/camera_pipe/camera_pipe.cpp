@@ -39,9 +39,9 @@ using Halide::Runtime::Buffer;
 // What the simulated sensor sees of each channel relative to green (its colour response under
 // the scene's light); the pipeline's white balance multiplies them back.
 constexpr float kSensorRed = 0.5f, kSensorBlue = 0.65f;
-constexpr float kWhite = 4095.0f;     // 12-bit sensor levels
-constexpr float kReadNoise = 1.0f;    // standard deviation, in sensor levels
-constexpr int kMinimumSide = 32;      // the pipeline's tiles and demosaicking kernels need room
+constexpr float kWhite = 4095.0f;      // 12-bit sensor levels
+constexpr float kReadNoise = 1.0f;     // standard deviation, in sensor levels
+constexpr int kMinimumSide = 32;       // the pipeline's tiles and demosaicking kernels need room
 constexpr int kMaximumDifference = 2;  // CUDA against the CPU, in 8-bit levels
 
 const char *const kUsage =
@@ -52,8 +52,8 @@ struct Options {
     std::string input, output, mosaic;
     std::string device = "cpu";
     int runs = 10;
-    float compression = 0.6f;
-    float sharpen = 0.6f;
+    float compression = 0.7f;
+    float sharpen = 1.0f;
 };
 
 double parse_number(const std::string &option, const std::string &text, double low, double high) {
@@ -84,7 +84,8 @@ Options parse(int argc, char **argv) {
         if (i + 1 >= argc) throw Error(arg + " needs a value");
         const std::string value = argv[++i];
         if (arg == "--device") {
-            if (value != "cpu" && value != "cuda") throw Error("--device takes cpu or cuda, not '" + value + "'");
+            if (value != "cpu" && value != "cuda")
+                throw Error("--device takes cpu or cuda, not '" + value + "'");
             o.device = value;
         } else if (arg == "--runs") {
             const double runs = parse_number(arg, value, 1, 10000);
@@ -128,14 +129,29 @@ float read_noise(int x, int y) {
 }
 
 // The RGGB mosaic a 12-bit linear sensor would have recorded of the photo `rgb` (planar, sRGB
-// in [0, 1]).
+// in [0, 1]). The light is blurred a little first, [1 2 1]/4 across and down, as a sensor's
+// optical low-pass filter does: a photo's one-pixel edges sampled as they are alias into colour
+// zippers that no demosaicking removes (the pipeline's unsharp mask restores the crispness).
 Buffer<uint16_t> make_mosaic(const cascade::Image &rgb) {
-    Buffer<uint16_t> raw(rgb.width, rgb.height);
+    const int w = rgb.width, h = rgb.height;
+    cascade::Image linear(w, h, 3), across(w, h, 3);
+    for (int c = 0; c < 3; c++)
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) linear.at(x, y, c) = srgb_to_linear(rgb.at(x, y, c));
+    auto at = [](int i, int n) { return i < 0 ? -i : i >= n ? 2 * n - 2 - i : i; };  // whole-sample mirror
+    for (int c = 0; c < 3; c++)
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++)
+                across.at(x, y, c) = 0.25f * linear.at(at(x - 1, w), y, c) + 0.5f * linear.at(x, y, c) +
+                                     0.25f * linear.at(at(x + 1, w), y, c);
+    Buffer<uint16_t> raw(w, h);
     const float response[3] = {kSensorRed, 1.0f, kSensorBlue};
-    for (int y = 0; y < rgb.height; y++)
-        for (int x = 0; x < rgb.width; x++) {
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
             const int c = (x % 2 == 0 && y % 2 == 0) ? 0 : (x % 2 == 1 && y % 2 == 1) ? 2 : 1;
-            const float level = srgb_to_linear(rgb.at(x, y, c)) * response[c] * kWhite + kReadNoise * read_noise(x, y);
+            const float light = 0.25f * across.at(x, at(y - 1, h), c) + 0.5f * across.at(x, y, c) +
+                                0.25f * across.at(x, at(y + 1, h), c);
+            const float level = light * response[c] * kWhite + kReadNoise * read_noise(x, y);
             raw(x, y) = uint16_t(std::lround(std::min(std::max(level, 0.0f), kWhite)));
         }
     return raw;
@@ -146,14 +162,16 @@ cascade::Image read_rgb(const std::string &path) {
     const cascade::RawImage file = cascade::read_image(path);
     const cascade::Image planes = cascade::to_planar_float(file);
     if (planes.width < kMinimumSide || planes.height < kMinimumSide)
-        throw Error("'" + path + "' is " + std::to_string(planes.width) + "x" + std::to_string(planes.height) +
-                    "; the demo needs at least " + std::to_string(kMinimumSide) + "x" + std::to_string(kMinimumSide));
+        throw Error("'" + path + "' is " + std::to_string(planes.width) + "x" +
+                    std::to_string(planes.height) + "; the demo needs at least " +
+                    std::to_string(kMinimumSide) + "x" + std::to_string(kMinimumSide));
     cascade::Image rgb(planes.width, planes.height, 3);
     for (int c = 0; c < 3; c++) {
         // gray (+ alpha): one plane for all three; RGB (+ alpha): its own; alpha is ignored
         const int from = planes.channels < 3 ? 0 : c;
         for (int y = 0; y < rgb.height; y++)
-            for (int x = 0; x < rgb.width; x++) rgb.at(x, y, c) = std::min(std::max(planes.at(x, y, from), 0.0f), 1.0f);
+            for (int x = 0; x < rgb.width; x++)
+                rgb.at(x, y, c) = std::min(std::max(planes.at(x, y, from), 0.0f), 1.0f);
     }
     return rgb;
 }
@@ -200,16 +218,16 @@ struct Timing {
     double median_ms;
 };
 
-
 // Runs `pipeline` once to warm up (CUDA: module load and PTX compilation, the input's upload),
 // then `runs` times, each waited for; returns the median.
-Timing run(PipelineFn pipeline, const char *device, Buffer<uint16_t> &raw, const Options &o, Buffer<uint8_t> &out) {
+Timing run(PipelineFn pipeline, const char *device, Buffer<uint16_t> &raw, const Options &o,
+           Buffer<uint8_t> &out) {
     const float red_gain = 1.0f / kSensorRed, blue_gain = 1.0f / kSensorBlue;
     auto once = [&] {
         halide_message.clear();
         if (int status = pipeline(raw, red_gain, blue_gain, o.compression, o.sharpen, out); status != 0)
-            throw Error(std::string("the ") + device + " pipeline failed (Halide error " + std::to_string(status) +
-                        (halide_message.empty() ? "" : ": " + halide_message) + ")");
+            throw Error(std::string("the ") + device + " pipeline failed (Halide error " +
+                        std::to_string(status) + (halide_message.empty() ? "" : ": " + halide_message) + ")");
         if (int status = out.device_sync(); status != 0)
             throw Error(std::string("the ") + device + " pipeline failed to finish (Halide error " +
                         std::to_string(status) + ")");
@@ -268,8 +286,8 @@ int main_checked(int argc, char **argv) {
         std::printf("camera_pipe: cuda (%s) against cpu: largest difference %d of 255 levels\n",
                     cascade::cuda_info().name.c_str(), largest);
         if (largest > kMaximumDifference)
-            throw Error("the CUDA and CPU outputs differ by " + std::to_string(largest) + " levels (more than " +
-                        std::to_string(kMaximumDifference) + ")");
+            throw Error("the CUDA and CPU outputs differ by " + std::to_string(largest) +
+                        " levels (more than " + std::to_string(kMaximumDifference) + ")");
 #endif
     }
 

@@ -1,6 +1,6 @@
 // The camera-pipeline demo (apps/camera_pipe/README.md): a linear 12-bit RGGB Bayer mosaic in,
-// an 8-bit sRGB picture out. Demosaicking (Malvar, He & Cutler's gradient-corrected linear
-// interpolation), white balance, local tone mapping whose base layer is a Cascade recursive
+// an 8-bit sRGB picture out. White balance, demosaicking (Malvar, He & Cutler's gradient-corrected
+// linear interpolation), local tone mapping whose base layer is a Cascade recursive
 // Gaussian of the log luminance with an exact (reflect) boundary, sRGB gamma, and an unsharp mask
 // whose blur is a second Cascade Gaussian, all in one Halide pipeline through Cascade's Func API
 // (include/cascade/funcs.h). The algorithm comes first, then one schedule for the CPU and one for
@@ -25,7 +25,7 @@ public:
 
     // RGGB: red at (even x, even y), blue at (odd, odd); linear, 0 (black) to 4095 (white).
     Input<Buffer<uint16_t>> raw{"raw", 2};
-    Input<float> red_gain{"red_gain"};    // white balance; green's gain is 1
+    Input<float> red_gain{"red_gain"};  // white balance; green's gain is 1
     Input<float> blue_gain{"blue_gain"};
     Input<float> compression{"compression"};  // of the base layer's log contrast: 1 leaves it
     Input<float> sharpen{"sharpen"};          // the unsharp mask's amount: 0 leaves the image
@@ -37,37 +37,41 @@ public:
         Var x("x"), y("y"), c("c");
         Expr width = raw.width(), height = raw.height();
 
-        // ---- Demosaic -------------------------------------------------------------------
-        // Whole-sample mirroring keeps the Bayer phase past the edges (a plain clamp would not).
+        // ---- White balance, on the mosaic ------------------------------------------------
+        // As raw converters do it: before demosaicking, whose gradient corrections assume that
+        // the three channels agree on a neutral edge (balanced after, they leave zipper
+        // fringes along every strong edge). Whole-sample mirroring keeps the Bayer phase past
+        // the image's edges, which a plain clamp would not.
         Func mosaic = BoundaryConditions::mirror_interior(raw);
+        Expr odd_x = (x % 2) == 1, odd_y = (y % 2) == 1;
+        Expr red_site = !odd_x && !odd_y, blue_site = odd_x && odd_y;
+        Expr green_in_red_row = odd_x && !odd_y;  // else a green site is in a blue row
         Func sensor("sensor");
-        sensor(x, y) = cast<float>(mosaic(x, y)) * (1.0f / 4095.0f);
+        sensor(x, y) = cast<float>(mosaic(x, y)) * (1.0f / 4095.0f) *
+                       select(red_site, red_gain, blue_site, blue_gain, 1.0f);
+
+        // ---- Demosaic -------------------------------------------------------------------
+        // Malvar, He & Cutler 2004: bilinear interpolation corrected by the Laplacian of the
+        // channel the site holds; the four 5×5 kernels, ×1/8.
         auto s = [&](int dx, int dy) { return sensor(x + dx, y + dy); };
         Expr cross1 = s(-1, 0) + s(1, 0) + s(0, -1) + s(0, 1);
         Expr cross2 = s(-2, 0) + s(2, 0) + s(0, -2) + s(0, 2);
         Expr diagonal = s(-1, -1) + s(1, -1) + s(-1, 1) + s(1, 1);
         Expr row2 = s(-2, 0) + s(2, 0), column2 = s(0, -2) + s(0, 2);
-        // Malvar, He & Cutler 2004, the four 5×5 kernels (×1/8):
         Expr green_at_rb = (4.0f * s(0, 0) + 2.0f * cross1 - cross2) * 0.125f;
-        // the colour of the horizontal neighbours at a green site, and of the vertical ones
-        Expr across_row = (5.0f * s(0, 0) + 4.0f * (s(-1, 0) + s(1, 0)) - row2 - diagonal + 0.5f * column2) * 0.125f;
+        // At a green site: the colour of its horizontal neighbours, and of its vertical ones.
+        Expr across_row =
+            (5.0f * s(0, 0) + 4.0f * (s(-1, 0) + s(1, 0)) - row2 - diagonal + 0.5f * column2) * 0.125f;
         Expr across_column =
             (5.0f * s(0, 0) + 4.0f * (s(0, -1) + s(0, 1)) - column2 - diagonal + 0.5f * row2) * 0.125f;
-        // red at a blue site and blue at a red one
+        // Red at a blue site, blue at a red one.
         Expr opposite = (6.0f * s(0, 0) + 2.0f * diagonal - 1.5f * cross2) * 0.125f;
-
-        Expr odd_x = (x % 2) == 1, odd_y = (y % 2) == 1;
-        Expr red_site = !odd_x && !odd_y, blue_site = odd_x && odd_y;
-        Expr green_in_red_row = odd_x && !odd_y;  // else green in a blue row
         Expr r = select(red_site, s(0, 0), blue_site, opposite, green_in_red_row, across_row, across_column);
         Expr g = select(red_site || blue_site, green_at_rb, s(0, 0));
         Expr b = select(blue_site, s(0, 0), red_site, opposite, green_in_red_row, across_column, across_row);
-        Func demosaic("demosaic");
-        demosaic(x, y, c) = max(mux(c, {r, g, b}), 0.0f);
-
-        // ---- White balance --------------------------------------------------------------
-        Func balanced("balanced");
-        balanced(x, y, c) = demosaic(x, y, c) * mux(c, {red_gain, 1.0f, blue_gain});
+        // Linear, white-balanced RGB.
+        Func rgb("rgb");
+        rgb(x, y, c) = max(mux(c, {r, g, b}), 0.0f);
 
         // ---- Local tone mapping ---------------------------------------------------------
         // Rec. 709 luminance of the linear light, and its log. The floor added, 1/256 of white,
@@ -76,12 +80,12 @@ public:
         const float floor = 1.0f / 256.0f;
         Func log_luma("log_luma");
         log_luma(x, y) =
-            log(0.2126f * balanced(x, y, 0) + 0.7152f * balanced(x, y, 1) + 0.0722f * balanced(x, y, 2) + floor);
+            log(0.2126f * rgb(x, y, 0) + 0.7152f * rgb(x, y, 1) + 0.0722f * rgb(x, y, 2) + floor);
 
         // The base layer: Cascade's recursive Gaussian of the log luminance (van Vliet et al.),
         // exact at the edges for the image extended by half-sample reflection.
-        cascade::funcs::Filtered base = cascade::funcs::gaussian(log_luma, float(base_sigma), GaussianMethod::vanvliet,
-                                                                 Boundary::reflect, width, height);
+        cascade::funcs::Filtered base = cascade::funcs::gaussian(
+            log_luma, float(base_sigma), GaussianMethod::vanvliet, Boundary::reflect, width, height);
         Func base_layer = base.func();
 
         // The image's mean log luminance (the log of Reinhard's key), which the tone mapping
@@ -89,39 +93,50 @@ public:
         RDom down(0, height, "down"), across(0, width, "across");
         Func column_sum("column_sum"), mean_log("mean_log");
         column_sum(x) = 0.0f;
-        column_sum(x) += log_luma(x, down);
+        column_sum(x) += exp(log_luma(x, down));
         mean_log() = 0.0f;
         mean_log() += column_sum(across);
-        Expr mean = mean_log() / cast<float>(width * height);
+        Expr mean = log(mean_log() / cast<float>(width * height));
 
         // New log luminance: the base layer's contrast about the mean compressed, the detail
         // (log − base) kept whole. The colours follow the luminance's ratio.
         Expr detail = log_luma(x, y) - base_layer(x, y);
         Expr new_log = mean + compression * (base_layer(x, y) - mean) + detail;
         Expr ratio = exp(new_log - log_luma(x, y));
-        // Highlights a small bright object in a dark neighbourhood would be lifted past white
-        // roll off instead: the largest channel above the knee approaches 1 exponentially, and
-        // the other two are scaled with it, keeping the hue.
+        // Highlights that a small bright object in a dark neighbourhood would be lifted past
+        // white roll off instead: above the knee, the largest channel approaches 1 as t/(1 + t)
+        // does (slope 1 at the knee; 254.5/255 not before 9.5× white), and the other two are
+        // scaled with it, keeping the hue.
         const float knee = 0.8f;
-        Expr peak = max(balanced(x, y, 0), balanced(x, y, 1), balanced(x, y, 2)) * ratio;
-        Expr rolled = knee + (1.0f - knee) * (1.0f - exp((knee - peak) * (1.0f / (1.0f - knee))));
+        Expr peak = max(rgb(x, y, 0), rgb(x, y, 1), rgb(x, y, 2)) * ratio;
+        Expr t = (peak - knee) * (1.0f / (1.0f - knee));
+        Expr rolled = knee + (1.0f - knee) * t / (1.0f + t);
         Func gain("gain");
         gain(x, y) = ratio * select(peak > knee, rolled / peak, 1.0f);
 
         // ---- sRGB gamma -----------------------------------------------------------------
         Func curved("curved");
-        Expr linear = clamp(balanced(x, y, c) * gain(x, y), 0.0f, 1.0f);
-        curved(x, y, c) = select(linear <= 0.0031308f, 12.92f * linear, 1.055f * pow(linear, 1.0f / 2.4f) - 0.055f);
+        Expr linear = clamp(rgb(x, y, c) * gain(x, y), 0.0f, 1.0f);
+        curved(x, y, c) =
+            select(linear <= 0.0031308f, 12.92f * linear, 1.055f * pow(linear, 1.0f / 2.4f) - 0.055f);
 
         // ---- Unsharp mask of the luma ---------------------------------------------------
         // Sharpening Y′ alone adds no colour fringes. The blur is a second Cascade Gaussian,
         // exact at the edges for whole-sample mirroring.
         Func luma("luma");
         luma(x, y) = 0.2126f * curved(x, y, 0) + 0.7152f * curved(x, y, 1) + 0.0722f * curved(x, y, 2);
-        cascade::funcs::Filtered blur =
-            cascade::funcs::gaussian(luma, float(sharpen_sigma), GaussianMethod::vanvliet, Boundary::mirror, width, height);
+        cascade::funcs::Filtered blur = cascade::funcs::gaussian(
+            luma, float(sharpen_sigma), GaussianMethod::vanvliet, Boundary::mirror, width, height);
         Func blurred = blur.func();
-        Expr sharpened = curved(x, y, c) + sharpen * (luma(x, y) - blurred(x, y));
+        // The same step is added to the three channels (edges gain no colour), rolled off softly
+        // (s·room/(room + s), slope 1 at 0) below what the pixel's brightest channel has left
+        // below white, or its darkest above black: no overshoot is clipped.
+        Expr brightest = max(curved(x, y, 0), curved(x, y, 1), curved(x, y, 2));
+        Expr darkest = min(curved(x, y, 0), curved(x, y, 1), curved(x, y, 2));
+        Expr step = sharpen * (luma(x, y) - blurred(x, y));
+        Expr room = select(step > 0.0f, 1.0f - brightest, darkest);
+        Expr limited = step * room / (room + abs(step) + 1e-6f);
+        Expr sharpened = curved(x, y, c) + limited;
 
         // ---- 8 bits ---------------------------------------------------------------------
         output(x, y, c) = cast<uint8_t>(clamp(sharpened * 255.0f + 0.5f, 0.0f, 255.0f));
@@ -129,15 +144,15 @@ public:
         // ---- Schedules ------------------------------------------------------------------
         // Cascade's filters read their inputs at folded (reflected) positions from every line of
         // their margin-extended domain, so each input is computed at the root: log_luma and
-        // luma. demosaic and curved are too, each read by two consumers.
+        // luma. rgb and curved are too, each read by two consumers.
         output.dim(0).set_stride(3);
         output.dim(2).set_stride(1).set_bounds(0, 3);
         output.bound(c, 0, 3);
-        demosaic.bound(c, 0, 3);
+        rgb.bound(c, 0, 3);
         curved.bound(c, 0, 3);
         if (get_target().has_gpu_feature()) {
             Var xo("xo"), yo("yo"), xi("xi"), yi("yi");
-            demosaic.compute_root().reorder(c, x, y).unroll(c).gpu_tile(x, y, xo, yo, xi, yi, 32, 8);
+            rgb.compute_root().reorder(c, x, y).unroll(c).gpu_tile(x, y, xo, yo, xi, yi, 32, 8);
             log_luma.compute_root().gpu_tile(x, y, xo, yo, xi, yi, 32, 8);
             base.schedule(get_target());
             // One thread per column: neighbouring threads read neighbouring samples.
@@ -152,7 +167,7 @@ public:
             output.reorder(c, x, y).unroll(c).gpu_tile(x, y, xo, yo, xi, yi, 32, 8);
         } else {
             const int vector = natural_vector_size<float>();
-            demosaic.compute_root().reorder(c, x, y).unroll(c).vectorize(x, vector).parallel(y, 8);
+            rgb.compute_root().reorder(c, x, y).unroll(c).vectorize(x, vector).parallel(y, 8);
             log_luma.compute_root().vectorize(x, vector).parallel(y, 8);
             base.schedule(get_target());
             column_sum.compute_root().vectorize(x, vector);

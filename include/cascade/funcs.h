@@ -9,8 +9,10 @@
 //
 // Exact boundaries: the filter of the image extended past its edges (boundary.h), computed by
 // running every recursion from `margin` samples past each edge, where its impulse response has
-// fallen below 1e−9 of its peak (cascade::margin_for, filter.h): exact to float32 rounding, and a few dozen
-// samples for blurs of small sigma. Boundary `none` reads nothing past the edges.
+// fallen below 1e−9 of its peak (cascade::margin_for, filter.h): exact to float32 rounding. Each
+// axis is extended only for its own passes. The margin grows with the filter's reach (210 samples
+// for van Vliet's Gaussian at σ = 4, 927 at σ = 24), so on small images a wide blur's exact
+// boundary costs several times `none`, which reads nothing past the edges.
 #include <Halide.h>
 
 #include <memory>
@@ -39,14 +41,16 @@ Recursion constant(const RecursiveFilter &filter);
 // A filter defined over your Func, and what schedules it.
 class Filtered {
 public:
-    // The filtered image, with your Func's arguments. A pure view of the filter's last stage:
-    // inline it into your next stage or schedule it as one of yours.
+    // The filtered image, with your Func's arguments, defined over [0, width) × [0, height) (what
+    // lies outside is undefined). A pure view of the filter's last stage: inline it into your
+    // next stage or schedule it as one of yours.
     Halide::Func func() const;
     operator Halide::Func() const { return func(); }
 
-    // Cascade's schedules for `target` (CUDA when it has a GPU feature): every recursive stage is
-    // computed at the root, its lines in parallel (threads and vectors on the CPU, one GPU thread
-    // per line). Returns func() for chaining.
+    // Cascade's schedules for `target` (CUDA when it has a GPU feature): your input Func is
+    // computed once at the root (the scans read its samples past the edges several times), and
+    // every recursive stage at the root, its lines in parallel (eight per vector across the CPU's
+    // cores; one GPU thread per line). Returns func() for chaining.
     Halide::Func schedule(const Halide::Target &target) const;
 
     struct Stages;  // internal
