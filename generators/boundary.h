@@ -1,5 +1,5 @@
 #pragma once
-// Exact boundaries (runtime/boundary.h) as Halide Funcs: the zero-feedback passes of one
+// Exact boundaries (runtime/boundary_tables.h) as Halide Funcs: the zero-feedback passes of one
 // dimension give up their observables, a run-time matrix turns them into the exact feedbacks,
 // and tables of the dimension's responses to those feedbacks say what they add to each sample.
 #include <Halide.h>
@@ -31,12 +31,12 @@ constexpr const char *kLevelGainInput = "level_gain";
 // constant image stays constant, and any image's rounding scales with its distance from its mean.
 Halide::Func image_level(Halide::Func samples, Halide::Expr width, Halide::Expr height);
 
-// The extensions that fold a position back into the line, numbered as runtime/boundary.h's
+// The extensions that fold a position back into the line, numbered as include/cascade/boundary.h's
 // Boundary is (the runtime passes that as the int a variant takes).
 enum FoldedBoundary : int { kClamp = 2, kPeriodic = 3, kReflect = 4, kMirror = 5 };
 
 // The sample of a line of n that position i holds under `boundary` (one of those, a constant or a
-// run-time value), as runtime/boundary.h's extended_index. It ends in a clamp that changes nothing
+// run-time value), as include/cascade/boundary.h's extended_index. It ends in a clamp that changes nothing
 // but lets Halide bound the result by [0, n − 1]: without it the FIR's reflected tap loads kept
 // their own clamps (deriche2 reflect 1.337 → 1.314 ms at 8192² on the H100 with it).
 Halide::Expr extended_index(Halide::Expr boundary, Halide::Expr i, Halide::Expr n);

@@ -1,8 +1,8 @@
 // A separable FIR with run-time taps: 2·radius+1 taps down the columns, then as many along the
 // rows, the image zero outside (`extension` zero, boundary `none`) or extended periodically, by
-// half-sample symmetry (reflect) or by whole-sample symmetry (mirror), as runtime/boundary.h
+// half-sample symmetry (reflect) or by whole-sample symmetry (mirror), as include/cascade/boundary.h
 // defines them, or (`margin`) read from an input that holds `radius` samples past each edge (its
-// buffer's min at −radius). It runs the numerators of Deriche's Gaussians (runtime/deriche.h) ahead
+// buffer's min at −radius). It runs the numerators of Deriche's Gaussians (include/cascade/deriche.h) ahead
 // of the all-pole passes, or after them from their margin; a shorter filter runs zero-padded.
 #include <Halide.h>
 

@@ -40,7 +40,7 @@ public:
     Input<float[]> feedback_x{"feedback_x"};
     Output<Buffer<float>> output{"output", 3};
 
-    // With `exact`: boundary_{y,x}_{matrix,start,end}, the tables of runtime/boundary.h, with
+    // With `exact`: boundary_{y,x}_{matrix,start,end}, the tables of runtime/boundary_tables.h, with
     // `margin` the margin's inputs and with `level` level_gain.
     void configure() {
         if (!exact) return;

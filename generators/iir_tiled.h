@@ -39,7 +39,7 @@ struct EdgePass {
     Halide::RDom last_strip;
 };
 
-// Exact boundaries (runtime/boundary.h) of one dimension, its run-time tables: `matrix`
+// Exact boundaries (runtime/boundary_tables.h) of one dimension, its run-time tables: `matrix`
 // (2K + 2, 2K) maps the observables to the feedbacks (p, e), as for RT; `start` (2K, Ts·K): row
 // t·K + s holds row s of [Φ(t) Ψ_P(t)], what p adds to the completed prologue P(t) and epilogue
 // E(t), for the first Ts tiles (past them it is negligible); `end` (K, Te·K): row u·K + s holds

@@ -1,7 +1,7 @@
 #pragma once
 // Integer images enter and leave the filters in their own first and last pass, so that 8- and
 // 16-bit images cost no conversion pass over memory (and a quarter or half of float32's traffic).
-// The filters work on floats in [0, 1], as runtime/image.h maps integer samples.
+// The filters work on floats in [0, 1], as include/cascade/image.h maps integer samples.
 #include <Halide.h>
 
 namespace cascade {
@@ -17,7 +17,7 @@ inline Halide::Expr to_working(const Halide::Expr &sample) {
 }
 
 // A filtered value stored as `type`: integers clamped to [0, 1] and rounded to the nearest level
-// (as runtime/image.h's from_planar_float), floats unchanged.
+// (as include/cascade/image.h's from_planar_float), floats unchanged.
 inline Halide::Expr from_working(const Halide::Expr &value, const Halide::Type &type) {
     if (type.is_float()) return Halide::cast(type, value);
     const float largest = largest_level(type);

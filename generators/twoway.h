@@ -30,7 +30,7 @@ struct TwoWaySection {
     Halide::Expr gain, a1, a2;
 };
 
-// Exact boundaries (runtime/twoway.h, two_way_edges): each half's first pass starts from every
+// Exact boundaries (runtime/twoway_edges.h, two_way_edges): each half's first pass starts from every
 // section's outputs just past the line's end under the extension, as weights of the line's
 // samples, and the centre point's taps read the extension.
 struct TwoWayEdges {

@@ -176,14 +176,20 @@ cascade::Image read_rgb(const std::string &path) {
     return rgb;
 }
 
-// The mosaic as a raw converter's preview shows it: 8-bit gray, gamma 2.2, no white balance.
-cascade::RawImage mosaic_preview(const Buffer<uint16_t> &raw) {
+// An 8-bit interleaved image of this shape, its samples to be written.
+cascade::RawImage u8_image(int width, int height, int channels) {
     cascade::RawImage image;
-    image.width = size_t(raw.width());
-    image.height = size_t(raw.height());
-    image.channels = 1;
+    image.width = size_t(width);
+    image.height = size_t(height);
+    image.channels = size_t(channels);
     image.type = cascade::SampleType::u8;
     image.bytes.resize(image.samples());
+    return image;
+}
+
+// The mosaic as a raw converter's preview shows it: 8-bit gray, gamma 2.2, no white balance.
+cascade::RawImage mosaic_preview(const Buffer<uint16_t> &raw) {
+    cascade::RawImage image = u8_image(raw.width(), raw.height(), 1);
     for (int y = 0; y < raw.height(); y++)
         for (int x = 0; x < raw.width(); x++)
             image.bytes[size_t(y) * image.width + x] =
@@ -192,12 +198,7 @@ cascade::RawImage mosaic_preview(const Buffer<uint16_t> &raw) {
 }
 
 cascade::RawImage to_raw_image(const Buffer<uint8_t> &rgb) {
-    cascade::RawImage image;
-    image.width = size_t(rgb.width());
-    image.height = size_t(rgb.height());
-    image.channels = 3;
-    image.type = cascade::SampleType::u8;
-    image.bytes.resize(image.samples());
+    cascade::RawImage image = u8_image(rgb.width(), rgb.height(), 3);
     for (int y = 0; y < rgb.height(); y++)
         for (int x = 0; x < rgb.width(); x++)
             for (int c = 0; c < 3; c++) image.bytes[(size_t(y) * image.width + x) * 3 + c] = rgb(x, y, c);
