@@ -3,7 +3,7 @@
 # scipy agreement test). Safe to run again.
 set -euo pipefail
 packages=(cmake ninja-build g++ pkg-config libhalide14-0-dev libcli11-dev libeigen3-dev
-          libpng-dev libtiff-dev zlib1g-dev libgtest-dev python3-scipy)
+          libpng-dev libtiff-dev zlib1g-dev libgtest-dev python3-scipy python3-dev pybind11-dev libdlpack-dev python3-pytest)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

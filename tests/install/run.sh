@@ -13,4 +13,14 @@ cmake -S "$here" -B "$work/build" -G Ninja -DCMAKE_PREFIX_PATH="$work/prefix" -D
 cmake --build "$work/build" > "$work/build.log" || { cat "$work/build.log"; exit 1; }
 "$work/build/consumer_funcs"
 "$work/build/consumer_runtime"
+# The Python package, where the build made it: imported from the prefix alone.
+site=$(find "$work/prefix" -path '*/cascade/__init__.py' -printf '%h\n' | head -1)
+if [ -n "$site" ]; then
+  PYTHONPATH=$(dirname "$site") /usr/bin/python3 -c "
+import numpy as np, cascade
+x = np.random.default_rng(1).random((31, 47)).astype(np.float32)
+y = cascade.gaussian_filter(x, 2.0)
+assert y.shape == x.shape and abs(float(y.mean()) - float(x.mean())) < 1e-2
+print('python: cascade imported from', cascade.__file__)"
+fi
 echo "installed: $(du -sh "$work/prefix" | cut -f1) in $work/prefix"
