@@ -56,10 +56,34 @@ double dc_response(const std::vector<RecursiveFilter> &sections) {
 // H100 (8192², order 1 and 3, clamp: +64 and +42 µs, a per-sample subtraction in both tile passes).
 constexpr double kLevelPole = 0.85;
 
+// How much more the 2D filter passes the highest frequency (the alternating line, z = −1) than a
+// constant: Π over both dimensions of (|H(−1)| / |H(1)|)², each pass causal and anticausal.
+// Filters with negative poles near the unit circle amplify it enormously (issue 19: poles −0.64
+// and −0.69 ± 0.30i, 2.7e7); the exact feedbacks of a constant are then a sum of large terms that
+// cancel, and float32 keeps a 1×1 image only to 3e−5 (algorithm 6). About its level a constant
+// image is zero and stays exact.
+double alternation_gain(const Filter2D &filter) {
+    double gain = 1;
+    for (const RecursiveFilter *f : {&filter.vertical, &filter.horizontal}) {
+        double at_minus_one = 1, sign = -1;
+        for (double a : f->feedback) {
+            at_minus_one += a * sign;
+            sign = -sign;
+        }
+        const double ratio = std::abs(unit_dc_gain(f->feedback) / at_minus_one);
+        gain *= ratio * ratio;
+    }
+    return gain;
+}
+// Above this, the level: float32's 6e−8 amplified past 1e−5 would be ~170. The cubic and quintic
+// B-splines (9 and 56) stay below it; degrees 7 (343) and 9 run about the level.
+constexpr double kLevelAlternationGain = 100;
+
 bool about_level(const Filter2D &filter, Boundary boundary) {
     const bool keeps_constants = boundary != Boundary::none && boundary != Boundary::zero;
     return keeps_constants &&
-           std::max(largest_pole(filter.vertical), largest_pole(filter.horizontal)) >= kLevelPole;
+           (std::max(largest_pole(filter.vertical), largest_pole(filter.horizontal)) >= kLevelPole ||
+            alternation_gain(filter) >= kLevelAlternationGain);
 }
 
 // The order the variant must hold: r for the direct form, the section count otherwise.

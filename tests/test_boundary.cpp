@@ -225,6 +225,48 @@ TEST(BoundaryLevel, OnlyPolesNearOneRunAboutTheLevel) {
     EXPECT_EQ(variant_for(0.8, Boundary::clamp), "iir_a6_exact");
     EXPECT_EQ(variant_for(0.9, Boundary::zero), "iir_a6_exact");
     EXPECT_EQ(variant_for(0.9, Boundary::none), "iir_a6");
+    // A negative pole near −1 amplifies alternation (runtime/iir.cpp, alternation_gain): level too.
+    EXPECT_EQ(variant_for(-0.9, Boundary::clamp), "iir_a6_exact_level");
+    EXPECT_EQ(variant_for(-0.5, Boundary::clamp), "iir_a6_exact");
+}
+
+// Issue 19: a filter that amplifies the alternating line 2.7e7 times over a constant (poles −0.64
+// and −0.69 ± 0.30i, unit DC gain) kept a 1×1 image only to 3.0e−5 on algorithm 6; about the level
+// (runtime/iir.cpp, alternation_gain) every algorithm keeps it to float32's rounding.
+TEST(BoundaryLevel, StrongAlternationGainKeepsAOneSampleImage) {
+    const RecursiveFilter f{4.8253951513210911,
+                            {2.0180409549932303, 1.4461365398186206, 0.36121765650924009}};
+    Image input(1, 1, 1);
+    input.data[0] = 0.14973516762256622f;
+    for (Algorithm algorithm : {Algorithm::automatic, Algorithm::rt, Algorithm::a4, Algorithm::a6})
+        for (Boundary boundary : kConstantPreserving) {
+            Image output(1, 1, 1);
+            output.data[0] = std::numeric_limits<float>::quiet_NaN();
+            iir_2d(input, output, Filter2D{f, f}, {boundary, DeviceChoice::cpu, Form::automatic, algorithm});
+            EXPECT_NEAR(output.data[0], input.data[0], 1e-5 * input.data[0])
+                << algorithm_name(algorithm) << " " << boundary_name(boundary);
+        }
+}
+
+// The same over random order-3 filters of unit DC gain (one in a few hundred failed before), on
+// one-sample and small constant images.
+TEST(BoundaryLevel, RandomFiltersKeepConstantImages) {
+    auto rng = rng_for_test();
+    for (int trial = 0; trial < 400; trial++) {
+        const RecursiveFilter f = random_stable_filter(rng, 3, 0.95, trial % 2 == 0);
+        for (Size size : {Size{1, 1}, Size{3, 2}}) {
+            Image input(size.width, size.height, 1);
+            std::fill(input.data.begin(), input.data.end(), 0.3f);
+            const Boundary boundary = kConstantPreserving[trial % 4];
+            Image output(size.width, size.height, 1);
+            std::fill(output.data.begin(), output.data.end(), std::numeric_limits<float>::quiet_NaN());
+            iir_2d(input, output, Filter2D{f, f}, {boundary, DeviceChoice::cpu});
+            for (float v : output.data)
+                ASSERT_NEAR(v, 0.3f, 3e-6)
+                    << "trial " << trial << " " << boundary_name(boundary) << " feedback " << f.feedback[0]
+                    << "," << f.feedback[1] << "," << f.feedback[2];
+        }
+    }
 }
 
 TEST(BoundaryErrors, SayWhatRuns) {
