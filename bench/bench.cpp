@@ -521,7 +521,7 @@ std::string bench_cuda_unavailable_reason() {
     }();
     return reason;
 #else
-    return share_cuda_context_with_halide();
+    return "this build has no CUDA runtime (no CUDA compiler was found at configure time)";
 #endif
 }
 

@@ -59,22 +59,6 @@ Func view_of(Func f, int dimensions, Expr mx, Expr my) {
     return v;
 }
 
-// The image extended by `boundary` and seen from (−mx, −my): sample (x, y) is the extension's
-// sample (x − mx, y − my). `none` reads as `zero`.
-Func extended(Func image, Boundary boundary, Expr width, Expr height, Expr mx, Expr my) {
-    Var x("x"), y("y"), c("c");
-    Func e(fresh("extended"));
-    Expr i = x - mx, j = y - my;
-    if (boundary == Boundary::none || boundary == Boundary::zero) {
-        Expr inside = i >= 0 && i < width && j >= 0 && j < height;
-        e(x, y, c) = select(inside, image(clamp(i, 0, width - 1), clamp(j, 0, height - 1), c), 0.0f);
-    } else {
-        e(x, y, c) =
-            image(extended_index(int(boundary), i, width), extended_index(int(boundary), j, height), c);
-    }
-    return e;
-}
-
 // `image` extended by `boundary` along `dim` only and seen from −m there: position p along `dim`
 // holds the extension's sample p − m of a line of n. `none` reads as `zero`.
 Func extended_along(Func image, Dim dim, Boundary boundary, Expr n, Expr m) {
@@ -292,7 +276,9 @@ Filtered box(Func input, int radius, Boundary boundary, Expr width, Expr height)
     // image sample x covers padded samples x + 1 … x + window, the difference of two prefix sums.
     Func samples(fresh("box_samples")), image = planar(input);
     s->maps.push_back(image);
-    samples(x, y, c) = cast<double>(extended(image, boundary, width, height, pad, pad)(x, y, c));
+    Func padded =
+        extended_along(extended_along(image, Dim::y, boundary, height, pad), Dim::x, boundary, width, pad);
+    samples(x, y, c) = cast<double>(padded(x, y, c));
     Func rows_sum(fresh("box_prefix_x")), rows(fresh("box_rows")), cols_sum(fresh("box_prefix_y"));
     s->scans.push_back(prefix_sum(rows_sum, samples, Dim::x, width + 2 * pad));
     rows(x, y, c) = rows_sum(x + window, y, c) - rows_sum(x, y, c);

@@ -70,6 +70,13 @@ Tensor tensor_of(const py::capsule &capsule) {
     return result;
 }
 
+// The sample type the Python side names: "uint8", "uint16", else float32 (it checked the name).
+cascade::SampleType sample_type_named(const std::string &dtype) {
+    return dtype == "uint8"    ? cascade::SampleType::u8
+           : dtype == "uint16" ? cascade::SampleType::u16
+                               : cascade::SampleType::f32;
+}
+
 cascade::SampleType sample_type(const Halide::Runtime::Buffer<> &b) {
     return cascade::sample_type_of(b.raw_buffer());
 }
@@ -144,10 +151,8 @@ bool converts(const std::vector<double> &feedback_y, double gain_y, const std::v
               double gain_x, const std::string &boundary, const std::string &dtype, bool cuda) {
     cascade::IirOptions options;
     options.boundary = cascade::parse_boundary(boundary);
-    const cascade::SampleType samples = dtype == "uint8"    ? cascade::SampleType::u8
-                                        : dtype == "uint16" ? cascade::SampleType::u16
-                                                            : cascade::SampleType::f32;
-    return cascade::converts_samples({{gain_y, feedback_y}, {gain_x, feedback_x}}, options, samples,
+    return cascade::converts_samples({{gain_y, feedback_y}, {gain_x, feedback_x}}, options,
+                                     sample_type_named(dtype),
                                      cuda ? cascade::Device::cuda : cascade::Device::cpu);
 }
 
@@ -230,9 +235,7 @@ PYBIND11_MODULE(_cascade, m) {
         probe.height = size_t(height);
         probe.width = size_t(width);
         probe.channels = 1;
-        probe.type = dtype == "uint8"    ? cascade::SampleType::u8
-                     : dtype == "uint16" ? cascade::SampleType::u16
-                                         : cascade::SampleType::f32;
+        probe.type = sample_type_named(dtype);
         return std::string(cascade::sample_name(cascade::sat_output_type(probe)));
     });
     m.def("cuda_devices", [] { return cascade::cuda_info().devices; });

@@ -5,9 +5,9 @@
 
 namespace cascade {
 
-// Empty when Halide's CUDA pipelines run on device 0's primary context and the legacy default
-// stream, the ones the CUDA runtime API uses; otherwise why not (no CUDA runtime in this build,
-// no driver, no device). Retains the primary context on first use.
+// Empty when Halide's CUDA pipelines run on device 0's primary context and, outside a
+// cascade::cuda::Scope, the legacy default stream: the ones the CUDA runtime API uses; otherwise
+// why not (no driver, no device). Retains the primary context on first use.
 std::string share_cuda_context_with_halide();
 
 }  // namespace cascade

@@ -16,10 +16,6 @@
 namespace cascade {
 namespace {
 
-using reference::Matrix;
-
-Matrix plane_of(const Image &image, int c) { return reference::plane(image, c); }
-
 // `plan` run on `input` by `threads` threads at once, `runs` times each, into outputs of their
 // own: every result must equal the first, computed alone.
 template <typename Plan>
@@ -57,7 +53,8 @@ TEST_P(PlanThreads, IirPlanGivesTheSameResultFromSeveralThreadsAtOnce) {
     plan.run(input, output);
     for (int c = 0; c < input.channels; c++)
         EXPECT_TRUE(testing::within_relative_l2(
-            plane_of(output, c), reference::filter_2d({g, g}, plane_of(input, c), Boundary::reflect), 1e-5));
+            reference::plane(output, c),
+            reference::filter_2d({g, g}, reference::plane(input, c), Boundary::reflect), 1e-5));
 }
 
 TEST_P(PlanThreads, GaussianPlansOfEveryMethodShareAcrossThreads) {
@@ -124,7 +121,8 @@ TEST(CudaApi, BlursTheCallersDeviceMemoryOnTheCallersStream) {
     CUDA_OK(cudaMemcpyAsync(result.data.data(), out, sizeof(float) * W * H, cudaMemcpyDeviceToHost, stream));
     CUDA_OK(cudaStreamSynchronize(stream));
     EXPECT_TRUE(testing::within_relative_l2(
-        plane_of(result, 0), reference::filter_2d({g, g}, plane_of(input, 0), Boundary::mirror), 1e-5));
+        reference::plane(result, 0),
+        reference::filter_2d({g, g}, reference::plane(input, 0), Boundary::mirror), 1e-5));
 
     // The same call captured: its kernels must land in the graph of the caller's stream.
     cudaGraph_t graph;
