@@ -62,6 +62,19 @@ size_t checked_image_bytes(const std::string &path, uint64_t height, uint64_t wi
     return size_t(total);
 }
 
+void check_fits_in_memory(const std::string &path, uint64_t height, uint64_t width, uint64_t channels,
+                          uint64_t bytes) {
+    const long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || page_size <= 0) return;  // unknown: let the allocation decide
+    const uint64_t memory = uint64_t(pages) * uint64_t(page_size);
+    if (bytes <= memory) return;
+    constexpr uint64_t kMiB = uint64_t(1) << 20;
+    fail_read(path, "image of " + std::to_string(height) + "×" + std::to_string(width) + "×" +
+                        std::to_string(channels) + " samples needs " +
+                        std::to_string((bytes + kMiB - 1) / kMiB) + " MiB, more than this machine's " +
+                        std::to_string(memory / kMiB) + " MiB of memory");
+}
+
 std::string printable(const std::string &text) {
     std::string out = text.substr(0, 40);
     for (char &c : out)

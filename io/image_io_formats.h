@@ -36,6 +36,12 @@ void swap_bytes(uint8_t *data, size_t count, size_t size);
 size_t checked_image_bytes(const std::string &path, uint64_t height, uint64_t width, uint64_t channels,
                            size_t sample_size);
 
+// Fails the read of `path` with a clear message when an image of `bytes` (height×width×channels
+// samples) could not fit in this machine's physical memory: better than an allocation that fails,
+// or succeeds and has the kernel kill the process as it fills.
+void check_fits_in_memory(const std::string &path, uint64_t height, uint64_t width, uint64_t channels,
+                          uint64_t bytes);
+
 // Fails the read of `path` unless exactly `bytes` of data follow the header's `offset` bytes in a
 // file of `file_size` bytes (the raw formats, NPY and PFM, have no other length check).
 void check_payload_size(const std::string &path, uint64_t file_size, uint64_t offset, uint64_t bytes);

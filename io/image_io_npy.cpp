@@ -211,6 +211,7 @@ RawImage read_npy(const std::string &path) {
         checked_image_bytes(path, shape[0], shape[1], image.channels, sample_size(image.type));
     const uint64_t offset = 8 + length_size + length;
     check_payload_size(path, file.size(), offset, bytes);
+    check_fits_in_memory(path, image.height, image.width, image.channels, bytes);
     image.bytes.resize(bytes);
     file.read_exact(image.bytes.data(), bytes, "data");
     if (swap) swap_bytes(image.bytes.data(), image.samples(), sample_size(image.type));

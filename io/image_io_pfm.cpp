@@ -54,6 +54,7 @@ RawImage read_pfm(const std::string &path) {
     const size_t bytes = checked_image_bytes(path, image.height, image.width, image.channels, 4);
     const uint64_t offset = uint64_t(std::ftell(file.get()));
     check_payload_size(path, file.size(), offset, bytes);
+    check_fits_in_memory(path, image.height, image.width, image.channels, bytes);
     image.bytes.resize(bytes);
     const size_t row_bytes = image.width * image.channels * 4;
     for (size_t y = image.height; y-- > 0;)

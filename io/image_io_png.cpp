@@ -105,6 +105,35 @@ bool write_rows(png_structp png, png_infop info, const RawImage *image, png_byte
     return true;
 }
 
+// Which IHDR field libpng refused, read from the file itself: libpng names it only in a warning,
+// or not at all for a size of 2^31 or more ("PNG unsigned integer out of range"). "" when the
+// IHDR looks valid or is not there.
+std::string ihdr_problem(FILE *file) {
+    uint8_t h[25];
+    if (std::fseek(file, 8, SEEK_SET) != 0 || std::fread(h, 1, sizeof h, file) != sizeof h ||
+        std::memcmp(h + 4, "IHDR", 4) != 0)
+        return "";
+    auto u32 = [&](int at) {
+        return uint32_t(h[at]) << 24 | uint32_t(h[at + 1]) << 16 | h[at + 2] << 8 | h[at + 3];
+    };
+    const uint32_t width = u32(8), height = u32(12);
+    const int depth = h[16], color = h[17];
+    for (auto [name, value] : {std::pair<const char *, uint32_t>{"width", width}, {"height", height}}) {
+        if (value == 0) return std::string(name) + " is zero";
+        if (value > PNG_UINT_31_MAX)
+            return std::string(name) + " " + std::to_string(value) + " is past PNG's limit of 2^31 - 1";
+    }
+    static const int kDepths[5][5] = {{1, 2, 4, 8, 16}, {8, 16}, {1, 2, 4, 8}, {8, 16}, {8, 16}};
+    const int colors[] = {0, 2, 3, 4, 6};
+    for (int k = 0; k < 5; k++) {
+        if (color != colors[k]) continue;
+        for (int d : kDepths[k])
+            if (d == depth) return "";
+        return "bit depth " + std::to_string(depth) + " with color type " + std::to_string(color);
+    }
+    return "color type " + std::to_string(color) + " (PNG has 0, 2, 3, 4 and 6)";
+}
+
 }  // namespace
 
 RawImage read_png(const std::string &path) {
@@ -126,9 +155,16 @@ RawImage read_png(const std::string &path) {
     png_set_sig_bytes(png, 8);
     // The guard below replaces libpng's limit of a million pixels a side.
     png_set_user_limits(png, PNG_UINT_31_MAX, PNG_UINT_31_MAX);
+    // libpng allocates a text chunk at the length it claims before reading it (its chunk size
+    // limit only warns): a 75-byte file asked for 2 GB. The samples need none of the ancillary
+    // chunks but tRNS, which libpng always handles, so every other one is skipped unread.
+    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, nullptr, -1);
 
     Layout layout;
-    if (!read_header(png, info, &layout)) fail_read(path, context.message);
+    if (!read_header(png, info, &layout)) {
+        const std::string field = ihdr_problem(file.get());
+        fail_read(path, context.message + (field.empty() ? "" : " (IHDR " + field + ")"));
+    }
     // Deflate expands at most 1032-fold; a header claiming more than the file could hold is a lie
     // we refuse before allocating for it.
     if (layout.stored_bytes > 2 * 1032 * file.size() + 65536)
@@ -148,6 +184,7 @@ RawImage read_png(const std::string &path) {
     const size_t bytes =
         checked_image_bytes(path, image.height, image.width, image.channels, sample_size(image.type));
     if (layout.row_bytes * image.height != bytes) fail_read(path, "unexpected PNG row size");
+    check_fits_in_memory(path, image.height, image.width, image.channels, bytes);
     image.bytes.resize(bytes);
     std::vector<png_bytep> rows(image.height);
     for (size_t y = 0; y < image.height; y++) rows[y] = image.bytes.data() + y * layout.row_bytes;

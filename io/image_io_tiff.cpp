@@ -5,6 +5,7 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <vector>
 
@@ -22,7 +23,14 @@ void on_error(const char *, const char *format, va_list args) {
     tiff_error = buffer;
 }
 
-void on_warning(const char *, const char *, va_list) {}
+// libjpeg answers a strip cut short with a warning and invents the missing rows, so a lying header
+// could decode gigabytes from a few bytes; here a truncated JPEG strip fails like any other codec's.
+void on_warning(const char *module, const char *format, va_list args) {
+    if (!tiff_error.empty() || !module || std::strcmp(module, "JPEGLib") != 0) return;
+    char buffer[512];
+    std::vsnprintf(buffer, sizeof buffer, format, args);
+    if (std::strstr(buffer, "Premature end of JPEG")) tiff_error = buffer;
+}
 
 void start_call() {
     static std::once_flag once;
@@ -61,7 +69,8 @@ bool sample_type_of(int bits, int format, SampleType *type) {
 }
 
 // How many times its compressed size a strip can grow, for codecs with a known bound (deflate
-// 1032, LZW about 1400, PackBits 128); 0 when unknown.
+// 1032, LZW about 1400, PackBits 128); 0 when unknown (JPEG, ZSTD, LZMA, WebP: each can reach
+// ratios of thousands, and libjpeg invents the rows of a truncated strip).
 uint64_t expansion_bound(int compression) {
     switch (compression) {
         case COMPRESSION_NONE:
@@ -75,6 +84,9 @@ uint64_t expansion_bound(int compression) {
             return 0;
     }
 }
+
+// The most a strip of any other codec can grow.
+constexpr uint64_t kUnknownCodecRatio = uint64_t(1) << 16;
 
 }  // namespace
 
@@ -125,26 +137,39 @@ RawImage read_tiff(const std::string &path) {
         fail_read(path, "header claims " + std::to_string(height) + "×" + std::to_string(width) + "×" +
                             std::to_string(samples) + " samples, more than the file's " +
                             std::to_string(file_size) + " bytes can hold");
+    check_fits_in_memory(path, height, width, samples, bytes);
 
     const bool separate = planar == PLANARCONFIG_SEPARATE;
     const size_t row_bytes = size_t(width) * sample * (separate ? 1 : samples);
     if (uint64_t(TIFFScanlineSize64(tif)) != row_bytes)
         fail_read(path, reason("unexpected TIFF scanline size"));
-    image.bytes.resize(bytes);
-    if (!separate) {
-        for (uint32_t y = 0; y < height; y++)
-            if (TIFFReadScanline(tif, image.bytes.data() + y * row_bytes, y, 0) < 0)
+    // With a known bound the header was checked against the file, so the image is allocated at
+    // once. Otherwise it grows only as rows actually decode, and a lying header fails at its first
+    // missing row. The one row that must exist before decoding is bounded by a ratio no codec
+    // libtiff knows reaches (zstd's best is about 32768), and left uninitialised.
+    const bool grow = bound == 0;
+    if (grow && row_bytes > kUnknownCodecRatio * file_size + 65536)
+        fail_read(path, "header claims rows of " + std::to_string(row_bytes) +
+                            " bytes, more than the file's " + std::to_string(file_size) + " bytes can hold");
+    const bool direct = !separate && !grow;
+    if (!grow) image.bytes.resize(bytes);
+    std::unique_ptr<uint8_t[]> line(direct ? nullptr : new uint8_t[row_bytes]);
+    const size_t pixel = sample * samples, image_row = size_t(width) * pixel;
+    for (uint16_t s = 0; s < (separate ? samples : 1); s++)
+        for (uint32_t y = 0; y < height; y++) {
+            uint8_t *row = direct ? image.bytes.data() + y * image_row : line.get();
+            if (TIFFReadScanline(tif, row, y, s) < 0 || !tiff_error.empty())
                 fail_read(path, reason("TIFF read error"));
-    } else {
-        std::vector<uint8_t> line(row_bytes);
-        const size_t pixel = sample * samples;
-        for (uint16_t s = 0; s < samples; s++)
-            for (uint32_t y = 0; y < height; y++) {
-                if (TIFFReadScanline(tif, line.data(), y, s) < 0) fail_read(path, reason("TIFF read error"));
-                uint8_t *dst = image.bytes.data() + y * width * pixel + s * sample;
-                for (uint32_t x = 0; x < width; x++) std::memcpy(dst + x * pixel, &line[x * sample], sample);
+            if (direct) continue;
+            if (grow && s == 0) image.bytes.resize((y + size_t(1)) * image_row);
+            uint8_t *dst = image.bytes.data() + y * image_row;
+            if (!separate) {
+                std::memcpy(dst, row, row_bytes);
+                continue;
             }
-    }
+            dst += s * sample;
+            for (uint32_t x = 0; x < width; x++) std::memcpy(dst + x * pixel, row + x * sample, sample);
+        }
     if (!tiff_error.empty()) fail_read(path, tiff_error);
     return image;
 }

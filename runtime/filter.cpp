@@ -2,7 +2,9 @@
 
 #include <Eigen/Dense>
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <sstream>
 
 #include "cascade/error.h"
@@ -76,6 +78,21 @@ void require_stable(const RecursiveFilter &filter) {
     if (!std::isfinite(filter.gain)) throw Error("the gain is not a finite number");
     for (double a : filter.feedback)
         if (!std::isfinite(a)) throw Error("a feedback coefficient is not a finite number");
+    // a_k is ± the k-th elementary symmetric function of the r poles, so poles inside the unit
+    // circle bound it by C(r, k). Past that bound the filter is unstable whatever its roots, and
+    // the root finder, fed coefficients spanning hundreds of decades, may not find the large ones.
+    double binomial = 1;
+    for (int k = 1; k <= filter.order(); k++) {
+        binomial = binomial * (filter.order() - k + 1) / k;
+        const double a = filter.feedback[k - 1];
+        if (std::abs(a) > binomial) {
+            std::ostringstream msg;
+            msg << "unstable filter: |a" << k << "| = " << std::abs(a) << " exceeds C(" << filter.order()
+                << ", " << k << ") = " << binomial
+                << ", which no filter with every pole inside the unit circle reaches";
+            throw Error(msg.str());
+        }
+    }
     for (auto p : poles(filter)) {
         // A pole this close to the circle has an impulse response longer than any image.
         if (!(std::abs(p) < 1.0 - 1e-9)) {
@@ -94,17 +111,19 @@ std::vector<double> parse_coefficients(const std::string &text) {
     std::string item;
     std::istringstream in(text);
     while (std::getline(in, item, ',')) {
-        size_t used = 0;
-        double value = 0;
-        try {
-            value = std::stod(item, &used);
-        } catch (const std::exception &) {
-            used = 0;
-        }
+        // strtod, not stod: stod throws on underflow too, and a coefficient below double's range is
+        // simply (nearly) zero; only overflow is an error.
+        const char *start = item.c_str();
+        char *end = nullptr;
+        errno = 0;
+        const double value = std::strtod(start, &end);
+        const bool overflow = errno == ERANGE && std::abs(value) == HUGE_VAL;
+        size_t used = size_t(end - start);
         while (used < item.size() && std::isspace(static_cast<unsigned char>(item[used]))) used++;
         if (item.empty()) throw Error("malformed coefficient list '" + text + "': empty item");
         if (used != item.size())
             throw Error("malformed coefficient list '" + text + "': '" + item + "' is not a number");
+        if (overflow) throw Error("coefficient '" + item + "' is out of range (beyond ±1.8e308)");
         if (!std::isfinite(value)) throw Error("coefficient '" + item + "' is not finite");
         values.push_back(value);
     }

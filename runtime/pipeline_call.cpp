@@ -68,10 +68,14 @@ void PipelineCall::run(const Variant &variant) {
         }
     }
     last_halide_error.clear();
-    if (variant.call(args.data()) != 0) {
-        throw Error(std::string(device_name(variant.device)) +
-                    " pipeline failed: " + (last_halide_error.empty() ? "no message" : last_halide_error));
-    }
+    const int status = variant.call(args.data());
+    if (status == 0) return;
+    // Memory is the one failure a user can act on (a smaller image, another device): say it first.
+    const char *cause = status == halide_error_code_device_malloc_failed ? "out of device memory: "
+                        : status == halide_error_code_out_of_memory      ? "out of host memory: "
+                                                                         : "";
+    throw Error(std::string(device_name(variant.device)) + " pipeline failed: " + cause +
+                (last_halide_error.empty() ? "no message" : last_halide_error));
 }
 
 void run_shared(const Variant &variant, PipelineCall &call, std::mutex &first_run, std::atomic<bool> &warm) {

@@ -43,6 +43,23 @@ TEST(RequireStable, AcceptsPolesInsideAndRejectsOnOrOutsideTheCircle) {
     EXPECT_THROW(require_stable(RecursiveFilter{1.0, {INFINITY}}), Error);
 }
 
+// Found by fuzz_design: coefficients spanning hundreds of decades hid their large poles from the
+// root finder, which returned zeros, and these filters ran to Inf.
+TEST(RequireStable, RejectsCoefficientsNoStableFilterHas) {
+    for (const std::vector<double> &feedback :
+         {std::vector<double>{0.5, 0.5, 3.75e255, 0.5, 0.5, 0.5}, std::vector<double>{-4.9e-324, -1.7e308},
+          std::vector<double>{2.0000001}, std::vector<double>{0.0, 0.0, 1.0000001}}) {
+        try {
+            require_stable(RecursiveFilter{1.0, feedback});
+            ADD_FAILURE() << "accepted a" << feedback.size() << " = " << feedback.back();
+        } catch (const Error &e) {
+            EXPECT_NE(std::string(e.what()).find("unstable filter"), std::string::npos) << e.what();
+        }
+    }
+    // At the bound but inside the circle: (1 − 0.999z⁻¹)³ has a_k = C(3, k)·(−0.999)^k.
+    EXPECT_NO_THROW(require_stable(RecursiveFilter{1.0, {-2.997, 2.994003, -0.997002999}}));
+}
+
 TEST(RandomStableFilter, HasPolesInsideTheRequestedRadius) {
     auto rng = testing::rng_for_test();
     for (int order = 1; order <= 8; order++) {

@@ -27,8 +27,11 @@ using testing::within_relative_l2;
 
 constexpr int64_t kBlock = CASCADE_LINE_BLOCK;
 // Past this many samples the completion's serial top level has more than one item to scan.
-constexpr int64_t kHierarchy =
-    kBlock * int64_t(std::pow(double(CASCADE_LINE_CHUNK), double(CASCADE_LINE_LEVELS)));
+// (An integer power: std::pow is not constexpr in Clang.)
+constexpr int64_t power(int64_t base, int exponent) {
+    return exponent == 0 ? 1 : base * power(base, exponent - 1);
+}
+constexpr int64_t kHierarchy = kBlock * power(CASCADE_LINE_CHUNK, CASCADE_LINE_LEVELS);
 
 // The serial filter of every column (channel) of X: causal, then for algorithm 3 anticausal.
 MatrixXd expected(const RecursiveFilter &f, const MatrixXd &X, int algorithm) {

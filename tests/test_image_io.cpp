@@ -2,6 +2,7 @@
 // for the layouts our writers never produce (palette PNG, big-endian NPY/PFM, NPY 2.0); the float
 // conversions; and the refusal of corrupt, truncated or unwritable files.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -761,6 +762,60 @@ TEST(ImageIO, SupportedPathsAndDefaultTypes) {
     EXPECT_EQ(default_output_type("out.tif"), SampleType::f32);
     EXPECT_EQ(default_output_type("out.pfm"), SampleType::f32);
     EXPECT_EQ(default_output_type("out.npy"), SampleType::f32);
+}
+
+// ---- Headers that lie, found by fuzzing (fuzz/) ---------------------------------------------------
+
+// The peak resident memory of this process so far, in MiB.
+long peak_mib() {
+    struct rusage usage;
+    getrusage(RUSAGE_SELF, &usage);
+    return usage.ru_maxrss / 1024;
+}
+
+TEST(TiffRead, LyingHeaderOfUnknownCodecFailsBeforeAllocating) {
+    // JPEG, ZSTD and LZMA have no expansion bound to check the header against: the image must
+    // grow as rows decode, not be allocated (3.4 GiB here) from the header's word.
+    const std::string folder = temporary_folder();
+    for (uint32_t compression : {7u, 50000u, 34925u}) {
+        const std::string path = folder + "/tall" + std::to_string(compression) + ".tif";
+        write_bytes(path, gray_tiff(8, 1, {{256, 4, {60000}}, {257, 4, {60000}}, {259, 3, {compression}}}));
+        const long before = peak_mib();
+        EXPECT_TRUE(read_fails(path, "cannot read '" + path + "'")) << compression;
+        EXPECT_LT(peak_mib() - before, 256) << compression;
+    }
+}
+
+TEST(TiffRead, UnknownCodecRowWiderThanTheFileCanHoldIsRefused) {
+    const std::string path = temporary_folder() + "/wide.tif";
+    write_bytes(path, gray_tiff(16, 1, {{256, 4, {1500000000}}, {257, 4, {1}}, {259, 3, {50000}}}));
+    EXPECT_TRUE(read_fails(path, "header claims rows of 3000000000 bytes, more than the file's"));
+}
+
+TEST(TiffRead, ImageLargerThanMemoryIsRefusedUpFront) {
+    // Rows a small file can hold, but two billion of them: refused with the sizes, before any
+    // allocation, not left to fail (or to succeed and be killed while filling).
+    const std::string path = temporary_folder() + "/endless.tif";
+    write_bytes(
+        path,
+        gray_tiff(8, 1,
+                  {{256, 4, {1000000}}, {257, 4, {2000000000}}, {278, 4, {2000000000}}, {259, 3, {50000}}}));
+    EXPECT_TRUE(read_fails(path, "MiB of memory"));
+}
+
+TEST(PngRead, TextChunkClaimingGigabytesIsSkippedUnread) {
+    // A text chunk whose length says 1.9 GB, then the end of the file: libpng allocated that
+    // length before reading (2 GB resident under AddressSanitizer); it is now skipped unread.
+    const std::string full = png_file(2, 1, 8, 0, std::string("\0\x01\x02", 3));
+    const std::string path = temporary_folder() + "/text.png";
+    write_bytes(path, full.substr(0, 33) + be32(0x74470789) + "tEXtComment");
+    const long before = peak_mib();
+    EXPECT_TRUE(read_fails(path, "truncated file"));
+    EXPECT_LT(peak_mib() - before, 256);
+
+    // A whole text chunk is skipped too, and the image read.
+    write_bytes(path, png_file(2, 1, 8, 0, std::string("\0\x01\x02", 3), chunk("tEXt", "Comment\0hi")));
+    EXPECT_EQ(bytes_of(read_image(path)), (std::vector<uint8_t>{1, 2}));
 }
 
 }  // namespace

@@ -1,11 +1,17 @@
 // The application API (include/cascade/cascade.h): plans shared between threads, and CUDA memory
 // and streams the caller owns (cascade/cuda.h).
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <thread>
 
 #include "cascade/cascade.h"
 #include "cuda_support.h"
+#include "io/image_io.h"
 #include "runtime/reference.h"
 #include "test_support.h"
 
@@ -153,7 +159,97 @@ TEST(CudaApi, BlursTheCallersDeviceMemoryOnTheCallersStream) {
     CUDA_OK(cudaStreamDestroy(stream));
 }
 
+// Takes device memory until about `leave` bytes remain free, in the largest pieces the device gives;
+// frees it when destroyed.
+class DeviceMemoryHog {
+public:
+    explicit DeviceMemoryHog(size_t leave) {
+        for (size_t piece = size_t(1) << 34; piece >= (size_t(1) << 20);) {
+            size_t free = 0, total = 0;
+            if (cudaMemGetInfo(&free, &total) != cudaSuccess || free <= leave) break;
+            void *p = nullptr;
+            if (free - leave >= piece && cudaMalloc(&p, piece) == cudaSuccess)
+                pieces_.push_back(p);
+            else
+                piece /= 2;
+        }
+        cudaGetLastError();  // the refused pieces are expected
+    }
+    ~DeviceMemoryHog() {
+        for (void *p : pieces_) cudaFree(p);
+    }
+    size_t free_now() const {
+        size_t free = 0, total = 0;
+        cudaMemGetInfo(&free, &total);
+        return free;
+    }
+
+private:
+    std::vector<void *> pieces_;
+};
+
+std::string file_text(const std::string &path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+// A device without room for the image: the plan says so and throws, and runs again once the memory
+// is back; the command line fails with that one line, status 1, and no output file.
+TEST(CudaApi, DeviceOutOfMemoryIsAClearErrorAndRecoverable) {
+    std::string why;
+    if (testing::cuda_unavailable(why)) GTEST_SKIP() << why;
+    const int W = 4096, H = 4096;
+    auto rng = testing::rng_for_test();
+    const Image input = testing::random_image(rng, W, H, 1);
+    const RecursiveFilter g = van_vliet_gaussian(4.0);
+    IirPlan plan({g, g}, W, H, Form::automatic, Algorithm::automatic, Device::cuda, Boundary::reflect);
+    Image output(W, H, 1);
+    plan.run(input, output);  // loads the kernels and tables while there is room
+    const Image expected = output;
+    {
+        DeviceMemoryHog hog(size_t(32) << 20);
+        ASSERT_LT(hog.free_now(), size_t(sizeof(float)) * W * H) << "could not fill the device";
+        std::fill(output.data.begin(), output.data.end(), NAN);
+        try {
+            plan.run(input, output);
+            ADD_FAILURE() << "ran with " << hog.free_now() << " bytes of device memory free";
+        } catch (const Error &e) {
+            EXPECT_NE(std::string(e.what()).find("out of device memory"), std::string::npos) << e.what();
+        }
+    }
+    plan.run(input, output);
+    EXPECT_EQ(output.data, expected.data);
+
+    // The command line, in a process of its own: its context needs room, the images do not get it.
+    const std::string dir = testing::temporary_folder();
+    const int side = 16000;  // two 1 GB float planes on the device
+    RawImage big;
+    big.height = big.width = side;
+    big.channels = 1;
+    big.type = SampleType::f32;
+    big.bytes.assign(size_t(side) * side * sizeof(float), 0);
+    write_image(dir + "/big.npy", big);
+    big.bytes = {};
+    DeviceMemoryHog hog(size_t(3) << 29);
+    const std::string out = dir + "/out.npy", err = dir + "/err";
+    const int raw = std::system(
+        (testing::cli_path() + " gaussian " + dir + "/big.npy " + out + " --sigma 4 --device cuda 2>" + err)
+            .c_str());
+    const std::string message = file_text(err);
+    EXPECT_TRUE(WIFEXITED(raw) && WEXITSTATUS(raw) == 1) << message;
+    EXPECT_EQ(message.rfind("cascade: error: ", 0), 0u) << message;
+    EXPECT_NE(message.find("out of device memory"), std::string::npos) << message;
+    EXPECT_EQ(std::count(message.begin(), message.end(), '\n'), 1) << message;
+    EXPECT_FALSE(std::filesystem::exists(out));
+}
+
 #else
+
+TEST(CudaApi, DeviceOutOfMemoryIsAClearErrorAndRecoverable) {
+    GTEST_SKIP() << "built without the CUDA runtime API (no CUDA compiler at configure time)";
+}
 
 TEST(CudaApi, BlursTheCallersDeviceMemoryOnTheCallersStream) {
     GTEST_SKIP() << "built without the CUDA runtime API (no CUDA compiler at configure time)";

@@ -42,7 +42,10 @@ RecursiveFilter random_stable_filter(std::mt19937_64 &rng, int order, double max
     int left = order;
     while (left > 0) {
         if (complex_poles && left >= 2) {
-            auto p = std::polar(radius(rng), angle(rng));
+            // One draw at a time: a call's arguments are evaluated in no set order (GCC right to
+            // left, Clang left to right), which made the filters depend on the compiler.
+            const double theta = angle(rng), rho = radius(rng);
+            auto p = std::polar(rho, theta);
             multiply(p);
             multiply(std::conj(p));
             left -= 2;

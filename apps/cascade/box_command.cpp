@@ -61,7 +61,7 @@ Command add_box_command(CLI::App &app) {
     cmd->add_option("--boundary", args->boundary, "How the image continues past its edges (see below)")
         ->check(CLI::IsMember({"none", "zero", "clamp", "periodic", "reflect", "mirror"}))
         ->capture_default_str();
-    return {cmd, [args] { run(*args); }};
+    return {cmd, [args] { report_memory(args->io.input, [&] { run(*args); }); }};
 }
 
 }  // namespace cascade::cli

@@ -39,7 +39,7 @@ Command add_bspline_command(CLI::App &app) {
         ->check(CLI::IsMember({3, 5, 7, 9}))
         ->capture_default_str();
     add_filter_options(*cmd, args->how);
-    return {cmd, [args] { run(*args); }};
+    return {cmd, [args] { report_memory(first_input(args->io), [&] { run(*args); }); }};
 }
 
 }  // namespace cascade::cli

@@ -1,7 +1,11 @@
 #include "common.h"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
+#include <limits>
+#include <new>
+#include <sstream>
 
 #include "cascade/error.h"
 #include "cascade/iir.h"
@@ -112,6 +116,7 @@ void filter_image(const IoOptions &options, const FilterOptions &how, const Imag
     std::vector<RawImage> raws;
     for (const IoOptions &job : jobs) {
         raws.push_back(read_image(job.input));
+        require_finite_samples(raws.back(), job.input);
         const RawImage &first = raws.front(), &last = raws.back();
         if (last.width != first.width || last.height != first.height)
             throw Error("batch images differ in size: " + jobs.front().input + " is " +
@@ -144,7 +149,6 @@ void filter_image(const IoOptions &options, const FilterOptions &how, const Imag
     int channels = 0;
     for (const RawImage &raw : raws) {
         inputs.push_back(to_planar_float(raw));
-        require_finite(inputs.back());
         channels += inputs.back().channels;
     }
     raws.clear();
@@ -195,12 +199,19 @@ void add_batch_io_options(CLI::App &command, IoOptions &options) {
             "FILES", options.files,
             "IN OUT: input image (.png .tif/.tiff .pfm .npy) and output image, whose extension picks the "
             "format, written whole or not at all; with --out-dir, any number of inputs IN...")
-        ->expected(2, CLI::detail::expected_max_vector_size)
+        ->expected(1, CLI::detail::expected_max_vector_size)
         ->required();
     command.add_option(
         "--out-dir", options.out_dir,
         "Filter every input in one pipeline call (same width and height) and write each to this "
         "folder under its own name");
+    // One file is a batch of one with --out-dir, and a usage error without.
+    command.parse_complete_callback([&options] {
+        if (options.out_dir.empty() && options.files.size() != 2)
+            throw CLI::ValidationError("FILES",
+                                       "expected IN OUT (or --out-dir DIR with any number of inputs), got " +
+                                           std::to_string(options.files.size()) + " files");
+    });
     add_device_and_type_options(command, options);
 }
 
@@ -212,9 +223,46 @@ void check_output_path(const IoOptions &options) {
 }
 
 Image load_input(const IoOptions &options) {
-    Image image = to_planar_float(read_image(options.input));
-    require_finite(image);
-    return image;
+    const RawImage raw = read_image(options.input);
+    require_finite_samples(raw, options.input);
+    return to_planar_float(raw);
+}
+
+void require_finite_samples(const RawImage &image, const std::string &path) {
+    if (image.type != SampleType::f32 && image.type != SampleType::f64) return;
+    const double largest = std::numeric_limits<float>::max();
+    size_t non_finite = 0, past_float = 0, first = image.samples();
+    for (size_t n = 0; n < image.samples(); n++) {
+        const double v = raw_sample(image, n);
+        if (std::isfinite(v) && std::abs(v) <= largest) continue;
+        (std::isfinite(v) ? past_float : non_finite)++;
+        first = std::min(first, n);
+    }
+    if (first == image.samples()) return;
+    const auto count = [](size_t n, const char *what) {
+        return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+    };
+    std::ostringstream message;
+    message << "'" << path << "' holds ";
+    if (non_finite) message << count(non_finite, "non-finite sample") << (past_float ? " and " : "");
+    if (past_float) message << count(past_float, "sample") << " past float32's range";
+    const size_t pixel = first / image.channels;
+    message << "; the first (" << raw_sample(image, first) << ") at x=" << pixel % image.width
+            << " y=" << pixel / image.width << " channel " << first % image.channels
+            << " (inputs must be finite float32 values)";
+    throw Error(message.str());
+}
+
+std::string first_input(const IoOptions &options) {
+    return options.files.empty() ? options.input : options.files.front();
+}
+
+void report_memory(const std::string &input, const std::function<void()> &work) {
+    try {
+        work();
+    } catch (const std::bad_alloc &) {
+        throw Error("out of host memory working on '" + input + "'");
+    }
 }
 
 void save_output(const IoOptions &options, const Image &image) {

@@ -55,6 +55,17 @@ void add_batch_io_options(CLI::App &command, IoOptions &options);
 // Reads IN as planar floats and checks every sample is finite.
 Image load_input(const IoOptions &options);
 
+// The command line's policy on NaN and Inf (the library's is in cascade/iir.h): an input holding
+// any, or float64 samples past float32's range (the filters' working type, where they would become
+// Inf), is refused before any work, with how many there are and where the first is. Read from `path`.
+void require_finite_samples(const RawImage &image, const std::string &path);
+
+// Runs a command's work; a host allocation that fails (std::bad_alloc, whose own text names no
+// cause) becomes an Error saying so, naming `input`.
+void report_memory(const std::string &input, const std::function<void()> &work);
+// IN, or the first input of a batch, for messages.
+std::string first_input(const IoOptions &options);
+
 // Writes `image` to OUT in the format of its extension, converted to --output-type; checks the
 // extension before any work is done when called with `check_only`.
 void save_output(const IoOptions &options, const Image &image);

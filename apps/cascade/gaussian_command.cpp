@@ -57,7 +57,7 @@ Command add_gaussian_command(CLI::App &app) {
         ->check(CLI::IsMember({"vanvliet", "deriche2", "deriche4", "twoway"}))
         ->capture_default_str();
     add_filter_options(*cmd, args->how);
-    return {cmd, [args] { run(*args); }};
+    return {cmd, [args] { report_memory(first_input(args->io), [&] { run(*args); }); }};
 }
 
 }  // namespace cascade::cli

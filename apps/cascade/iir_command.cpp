@@ -70,7 +70,7 @@ Command add_iir_command(CLI::App &app) {
                     "--algorithm auto")
         ->check(CLI::IsMember({"x", "y", "xy"}))
         ->capture_default_str();
-    return {cmd, [args] { run(*args); }};
+    return {cmd, [args] { report_memory(first_input(args->io), [&] { run(*args); }); }};
 }
 
 }  // namespace cascade::cli

@@ -1,5 +1,4 @@
 // `cascade sat`: the summed-area table of an image, exact for integer samples.
-#include <cmath>
 #include <memory>
 
 #include "cascade/error.h"
@@ -17,20 +16,13 @@ struct SatArgs {
     bool exclusive = false;
 };
 
-void require_finite_samples(const RawImage &raw) {
-    if (raw.type != SampleType::f32 && raw.type != SampleType::f64) return;
-    for (size_t n = 0; n < raw.samples(); n++)
-        if (!std::isfinite(raw_sample(raw, n)))
-            throw Error("the input holds a non-finite sample at index " + std::to_string(n));
-}
-
 void run(const SatArgs &args) {
     if (!is_supported_image_path(args.output))
         throw Error("cannot write '" + args.output + "': unknown extension (use .npy or .tif for tables)");
     SatOptions options{parse_sat_algorithm(args.algorithm), args.exclusive, parse_device_choice(args.device)};
     resolve_device(options.device);
     RawImage input = read_image(args.input);
-    require_finite_samples(input);
+    require_finite_samples(input, args.input);
     write_image(args.output, summed_area_table(input, options));
 }
 
@@ -56,7 +48,7 @@ Command add_sat_command(CLI::App &app) {
     cmd->add_flag("--exclusive", args->exclusive,
                   "Exclusive (H+1)x(W+1) table with a zero first row and column");
     add_device_option(*cmd, args->device);
-    return {cmd, [args] { run(*args); }};
+    return {cmd, [args] { report_memory(args->input, [&] { run(*args); }); }};
 }
 
 }  // namespace cascade::cli

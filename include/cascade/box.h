@@ -15,7 +15,9 @@ namespace cascade {
 // zeros); a box has no feedback, so `none` is `zero`.
 // The mean of the (2R+1)×(2R+1) window around every pixel of every channel of the input,
 // extended by `boundary`. Any radius ≥ 0 works, far beyond the image's size too. The sums come
-// from float32 tables computed on `device`, of the input less its channel means.
+// from float32 tables computed on `device`, of the input less its channel means. Throws
+// cascade::Error on a non-finite sample (require_finite, cascade/iir.h): through those tables it
+// would reach every box.
 Image box_mean(const Image &input, int radius, Boundary boundary, DeviceChoice device);
 
 // One term coefficient·P(k) of a coverage count, P(k) the indicator of the indices 0..k.

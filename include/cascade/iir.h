@@ -107,6 +107,14 @@ void iir_2d(const Image &input, Image &output, const Filter2D &filter, const Iir
 bool iir_2d(halide_buffer_t *input, halide_buffer_t *output, const Filter2D &filter,
             const IirOptions &options = {});
 
+// NaN and Inf samples. The filters do not look for them (a check would cost a pass over the
+// image): they propagate as IEEE arithmetic carries them through each recursion, never into another
+// channel. A two-sided recursive filter in both dimensions (iir_2d, the B-splines, every Gaussian
+// but twoway) leaves the channel holding one wholly non-finite; twoway, whose lines are cut at their
+// centres, at least the sample itself; a summed-area table, every entry at and below-right of it
+// and no other. box_mean refuses them (it throws): its tables hold the image less its channel
+// means, so one would reach every box. Call require_finite first to refuse them, as the `cascade`
+// command line does (it also refuses float64 samples past float32's range).
 // Throws cascade::Error naming the first non-finite sample of `image`, if any.
 void require_finite(const Image &image);
 

@@ -32,6 +32,7 @@ struct SatOptions {
 SampleType sat_output_type(const RawImage &input);
 
 // The table of every channel of an H×W×C image, in one pipeline call; interleaved like the input.
+// A NaN or Inf sample reaches every entry at and below-right of it (cascade/iir.h: NaN and Inf).
 RawImage summed_area_table(const RawImage &input, const SatOptions &options = {});
 
 // The float32 table of planar float channels (what box filters build on).

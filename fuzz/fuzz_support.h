@@ -1,0 +1,35 @@
+#pragma once
+// What every fuzz target shares: a scratch folder of its own process (so parallel workers never
+// share files), whole-file writes, and the checks that turn a broken promise into a crash that
+// libFuzzer records.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace cascade::fuzz {
+
+// A folder only this process uses, under /dev/shm when it exists (files there never reach a disk)
+// else $TMPDIR or /tmp; made on first use and removed at exit.
+const std::string &scratch_folder();
+
+// `name` inside scratch_folder().
+std::string scratch_path(const std::string &name);
+
+void write_file(const std::string &path, const uint8_t *data, size_t size);
+bool file_exists(const std::string &path);
+
+// Aborts, printing `what`, so libFuzzer saves the input as a crash.
+[[noreturn]] void fail(const std::string &what);
+
+// Prints `what` when FUZZ_VERBOSE is set: how to see what each seed of a corpus does.
+void report(const std::string &what);
+
+// A user-facing error message must be one non-empty line.
+void check_message(const char *message);
+
+}  // namespace cascade::fuzz
+
+#define FUZZ_CHECK(condition, what)                                                   \
+    do {                                                                              \
+        if (!(condition)) ::cascade::fuzz::fail(std::string(#condition ": ") + what); \
+    } while (0)

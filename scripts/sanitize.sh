@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The CPU test suite under AddressSanitizer + UndefinedBehaviorSanitizer, with the fuzz targets'
+# smoke runs (ctest label `fuzz`), in a build tree of its own beside the normal one (issue 19).
+# CI runs it after the normal build's tests (.ci/run). Needs clang-14, libclang-rt-14-dev and
+# llvm-14 (its llvm-symbolizer), which scripts/install-deps.sh installs.
+# Usage: scripts/sanitize.sh [BUILD_DIR]   (default build-sanitize)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build-sanitize}
+supp=$PWD/scripts/sanitizer-suppressions
+start=$SECONDS
+
+# No CUDA variants (CI has no GPU, and they would double the variants to generate); no Python
+# package (python3 is not instrumented: its module would need the ASan runtime preloaded).
+CC=clang-14 CXX=clang++-14 cmake -S . -B "$build" -G Ninja -DCASCADE_CUDA=OFF -DCASCADE_PYTHON=OFF \
+  -DCASCADE_SANITIZE='address;undefined' -DCASCADE_FUZZ=ON
+cmake --build "$build" -j2
+built=$SECONDS
+
+# Every finding fails its test: ASan and UBSan stop at the first, with a symbolized stack.
+export ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:check_initialization_order=1:strict_init_order=1
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:suppressions=$supp/ubsan.supp
+export LSAN_OPTIONS=suppressions=$supp/lsan.supp:print_suppressions=0
+export ASAN_SYMBOLIZER_PATH=/usr/bin/llvm-symbolizer-14
+ctest --test-dir "$build" --output-on-failure -j2
+echo "sanitize.sh: configure+build $(((built - start) / 60)) min, tests $(((SECONDS - built) / 60)) min"
