@@ -161,7 +161,15 @@ RawImage read_tiff(const std::string &path) {
             if (TIFFReadScanline(tif, row, y, s) < 0 || !tiff_error.empty())
                 fail_read(path, reason("TIFF read error"));
             if (direct) continue;
-            if (grow && s == 0) image.bytes.resize((y + size_t(1)) * image_row);
+            if (grow && s == 0) {
+                // Decoders fill what a damaged stream lacks (libjpeg: grey): hold the whole image to
+                // the ratio the first row was, or a 484-byte JPEG TIFF decodes to gigabytes.
+                const size_t grown = (y + size_t(1)) * image_row;
+                if (grown > kUnknownCodecRatio * file_size + 65536)
+                    fail_read(path, "decodes to more than " + std::to_string(kUnknownCodecRatio) +
+                                        " times the file's " + std::to_string(file_size) + " bytes");
+                image.bytes.resize(grown);
+            }
             uint8_t *dst = image.bytes.data() + y * image_row;
             if (!separate) {
                 std::memcpy(dst, row, row_bytes);

@@ -21,8 +21,8 @@ case $tool in
 esac
 mkdir -p "$out/$tool"
 # binary:shards, the shards sized by each binary's CUDA cases.
-suites="test_iir:16 test_gaussian_blur:8 test_boundary:8 test_iir_line:4 test_sat:4 test_samples:2 test_box:1
-        test_cli:1 test_bench:1 test_runtime_api:1"
+suites=${CASCADE_SANITIZER_SUITES:-"test_iir:16 test_gaussian_blur:8 test_boundary:8 test_iir_line:4 test_sat:4 test_samples:2 test_box:1
+        test_cli:1 test_bench:1 test_runtime_api:1"}
 run_shard() {
   local t=$1 shards=$2 k=$3 log=$out/$tool/$t.$3
   GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$k compute-sanitizer "${options[@]}" --error-exitcode 99 \

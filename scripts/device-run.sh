@@ -5,6 +5,9 @@ set -uo pipefail
 bin=$1 out=$2
 shift 2
 export CASCADE_SOURCE_DIR=$PWD CASCADE_CLI=$bin/cascade
+# test_bad_input's stand-in driver, carried in a folder of its own: on the library path it would
+# hide the real one.
+export CASCADE_FAKE_LIBCUDA_DIR=$bin/fake_libcuda
 # The binaries link libcascade.so, carried beside them.
 export LD_LIBRARY_PATH=$bin${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
@@ -17,7 +20,7 @@ wait
 cat "$out"/test_iir.*.log >"$out/test_iir.log" && rm "$out"/test_iir.*.log
 echo "== test_iir: $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$out/test_iir.log" | tr '\n' ' ')"
 for t in test_iir_line test_boundary test_samples test_gaussian_blur test_sat test_box test_cli test_bench \
-  test_image_io test_algebra test_runtime_api; do
+  test_image_io test_algebra test_runtime_api test_bad_input; do
   printf '== %s: ' "$t"
   if [ ! -x "$bin/$t" ]; then echo "not carried"; continue; fi
   "$bin/$t" --gtest_brief=1 >"$out/$t.log" 2>&1

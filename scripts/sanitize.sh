@@ -17,10 +17,15 @@ CC=clang-14 CXX=clang++-14 cmake -S . -B "$build" -G Ninja -DCASCADE_CUDA=OFF -D
 cmake --build "$build" -j2
 built=$SECONDS
 
-# Every finding fails its test: ASan and UBSan stop at the first, with a symbolized stack.
+# Every finding fails its test: ASan and UBSan stop at the first, with a symbolized stack. (UBSan's
+# checks are fatal, built so; third-party headers' defects are left out at compile time instead,
+# scripts/sanitizer-suppressions/ignorelist.txt.)
 export ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:check_initialization_order=1:strict_init_order=1
-export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:suppressions=$supp/ubsan.supp
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 export LSAN_OPTIONS=suppressions=$supp/lsan.supp:print_suppressions=0
 export ASAN_SYMBOLIZER_PATH=/usr/bin/llvm-symbolizer-14
-ctest --test-dir "$build" --output-on-failure -j2
+status=0
+ctest --test-dir "$build" --output-on-failure -j2 || status=$?
+# The times, for CI's budget (90 minutes in all on 2 cores).
 echo "sanitize.sh: configure+build $(((built - start) / 60)) min, tests $(((SECONDS - built) / 60)) min"
+exit $status

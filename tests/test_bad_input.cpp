@@ -1077,15 +1077,21 @@ TEST_F(BadInput, CudaWithoutADevice) {
 TEST_F(BadInput, CudaDriverWithoutADevice) {
     if (!has_variants(Device::cuda))
         GTEST_SKIP() << "this build has no CUDA variants: --device cuda never probes a driver";
-    if (!fs::exists(FAKE_LIBCUDA_DIR "/libcuda.so.1"))
-        GTEST_SKIP() << "the stand-in driver " FAKE_LIBCUDA_DIR "/libcuda.so.1 is not on this machine";
+    // CASCADE_FAKE_LIBCUDA_DIR overrides the build's folder where the binaries run elsewhere.
+    const char *moved = std::getenv("CASCADE_FAKE_LIBCUDA_DIR");
+    const std::string dir = moved ? moved : FAKE_LIBCUDA_DIR;
+    if (!fs::exists(dir + "/libcuda.so.1"))
+        GTEST_SKIP() << "the stand-in driver " << dir << "/libcuda.so.1 is not on this machine";
+    // The command line may find libcascade.so through the library path too: keep it behind.
+    const char *library_path = std::getenv("LD_LIBRARY_PATH");
     const std::string in = put("in.npy", random_raw(9, 7, 1, SampleType::f32));
     const std::pair<std::string, std::string> drivers[] = {
         {"no-device", "the CUDA driver sees no device"},
         {"init-fails", "the CUDA driver failed to initialise (CUresult 100)"}};
     for (const auto &[mode, reason] : drivers) {
         Limits fake;
-        fake.env = {"LD_LIBRARY_PATH=" FAKE_LIBCUDA_DIR, "FAKE_CUDA=" + mode};
+        fake.env = {"LD_LIBRARY_PATH=" + dir + (library_path ? std::string(":") + library_path : ""),
+                    "FAKE_CUDA=" + mode};
         for (int n = 0; n < kCommandCount; n++) {
             std::vector<std::string> args = command(n, in, path("out.npy"));
             args.back() = "cuda";

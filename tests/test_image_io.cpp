@@ -818,5 +818,17 @@ TEST(PngRead, TextChunkClaimingGigabytesIsSkippedUnread) {
     EXPECT_EQ(bytes_of(read_image(path)), (std::vector<uint8_t>{1, 2}));
 }
 
+TEST(TiffRead, DamagedJpegStripCannotDecodeToGigabytes) {
+    // Found by fuzz_tiff: 60000×60000, JPEG, a 45-byte strip. libjpeg fills the rows the stream
+    // lacks, so each row decoded and the image grew to 2 GB before any error.
+    const std::string path =
+        cascade::testing::source_dir() + "/fuzz/corpus/tiff/regress_jpeg_decodes_to_gigabytes";
+    std::string copy = temporary_folder() + "/jpeg.tif";
+    std::filesystem::copy_file(path, copy);
+    const long before = peak_mib();
+    EXPECT_TRUE(read_fails(copy, "decodes to more than 65536 times the file's 484 bytes"));
+    EXPECT_LT(peak_mib() - before, 256);
+}
+
 }  // namespace
 }  // namespace cascade

@@ -54,6 +54,9 @@ __global__ void __launch_bounds__(kThreads)
             v += carry[c];
             tile[lane][c] = v;
             const float total = __shfl_sync(0xffffffffu, v, kStrip - 1);
+            // The shuffle converges the lanes but orders no shared memory: every lane's read of
+            // carry[c] must be done before lane 0 replaces it (racecheck's WAR warning).
+            __syncwarp();
             if (lane == 0) carry[c] = total;
             __syncwarp();
         }
