@@ -15,13 +15,13 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <map>
 #include <sstream>
 
 #include "cascade/cascade.h"
 #include "cuda_support.h"
+#include "file_bytes.h"
 #include "io/image_io.h"
 #include "test_support.h"
 
@@ -31,19 +31,19 @@ namespace cascade {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::be32;
+using testing::kPngSignature;
+using testing::le;
+using testing::npy_file;
+using testing::png_chunk;
+using testing::png_file;
+using testing::png_ihdr;
+using testing::read_bytes;
+using testing::Tag;
+using testing::tiff_file;
+using testing::write_bytes;
 
 // ---- Running the command line ----------------------------------------------------------------
-
-std::string read_file(const std::string &path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-void write_file(const std::string &path, const std::string &bytes) {
-    std::ofstream(path, std::ios::binary) << bytes;
-}
 
 std::vector<std::string> words(const std::string &text) {
     std::istringstream in(text);
@@ -125,7 +125,7 @@ Child spawn(const std::vector<std::string> &args, const Limits &limits = {}) {
 Outcome finish(const Child &child) {
     int raw = 0;
     waitpid(child.pid, &raw, 0);
-    return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, read_file(child.out), read_file(child.err)};
+    return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, read_bytes(child.out), read_bytes(child.err)};
 }
 
 Outcome run_cli(const std::vector<std::string> &args, const Limits &limits = {}) {
@@ -142,7 +142,7 @@ Snapshot snapshot(const std::string &dir) {
     for (const auto &entry : fs::recursive_directory_iterator(dir)) {
         const std::string name = fs::relative(entry.path(), dir).string();
         s[name] = entry.is_directory() ? "<folder " + std::to_string(int(entry.status().permissions())) + ">"
-                                       : read_file(entry.path().string());
+                                       : read_bytes(entry.path().string());
     }
     return s;
 }
@@ -162,89 +162,10 @@ std::string difference(const Snapshot &before, const Snapshot &after) {
     return d;
 }
 
-// ---- Hand-built files (the same builders as test_image_io.cpp's, kept apart so either suite can
-// change its cases alone) --------------------------------------------------------------------
-
-std::string be32(uint32_t v) { return {char(v >> 24), char(v >> 16), char(v >> 8), char(v)}; }
-
-std::string le(uint64_t v, int bytes) {
-    std::string out;
-    for (int i = 0; i < bytes; i++) out += char(v >> (8 * i));
-    return out;
-}
-
-uint32_t crc32(const std::string &bytes) {
-    uint32_t crc = 0xffffffffu;
-    for (unsigned char b : bytes) {
-        crc ^= b;
-        for (int k = 0; k < 8; k++) crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1)));
-    }
-    return ~crc;
-}
-
-std::string png_chunk(const std::string &type, const std::string &data) {
-    return be32(uint32_t(data.size())) + type + data + be32(crc32(type + data));
-}
-
-// A zlib stream of one stored (uncompressed) deflate block.
-std::string zlib_stored(const std::string &data) {
-    uint32_t a = 1, b = 0;
-    for (unsigned char c : data) {
-        a = (a + c) % 65521;
-        b = (b + a) % 65521;
-    }
-    const uint16_t n = uint16_t(data.size()), nn = uint16_t(~n);
-    return std::string("\x78\x01\x01", 3) + char(n & 0xff) + char(n >> 8) + char(nn & 0xff) + char(nn >> 8) +
-           data + be32(b << 16 | a);
-}
-
-const std::string kPngSignature = "\x89PNG\r\n\x1a\n";
-
-std::string png_ihdr(uint32_t width, uint32_t height, int depth = 8, int color = 0) {
-    return png_chunk("IHDR", be32(width) + be32(height) + char(depth) + char(color) + std::string(3, '\0'));
-}
-
-// A PNG whose IHDR says what it likes (every CRC valid) and whose IDAT holds `rows`.
-std::string png_file(uint32_t width, uint32_t height, int depth, int color, const std::string &rows) {
-    return kPngSignature + png_ihdr(width, height, depth, color) + png_chunk("IDAT", zlib_stored(rows)) +
-           png_chunk("IEND", "");
-}
-
-std::string npy_file(const std::string &dict, const std::string &data) {
-    std::string header = dict;
-    header.append((64 - (10 + header.size() + 1) % 64) % 64, ' ');
-    header += '\n';
-    return std::string("\x93NUMPY\x01\x00", 8) + le(header.size(), 2) + header + data;
-}
+// ---- Hand-built files (the byte-level builders are file_bytes.h's) -----------------------------
 
 std::string npy_of(const std::string &descr, const std::string &shape, const std::string &data) {
     return npy_file("{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape + ", }", data);
-}
-
-struct Tag {
-    uint16_t id, type;  // type 3: SHORT, 4: LONG
-    std::vector<uint32_t> values;
-};
-
-// A little-endian TIFF: header, `data` from offset 8, one directory, then out-of-line values.
-std::string tiff_file(const std::vector<Tag> &tags, const std::string &data) {
-    const uint32_t ifd = uint32_t(8 + data.size() + data.size() % 2);
-    const uint32_t extra_at = ifd + 2 + 12 * uint32_t(tags.size()) + 4;
-    std::string entries, extra;
-    for (const Tag &tag : tags) {
-        const int size = tag.type == 3 ? 2 : 4;
-        std::string values;
-        for (uint32_t v : tag.values) values += le(v, size);
-        entries += le(tag.id, 2) + le(tag.type, 2) + le(tag.values.size(), 4);
-        if (values.size() <= 4) {
-            entries += values + std::string(4 - values.size(), '\0');
-        } else {
-            entries += le(extra_at + extra.size(), 4);
-            extra += values;
-        }
-    }
-    return std::string("II*\0", 4) + le(ifd, 4) + data + std::string(data.size() % 2, '\0') +
-           le(tags.size(), 2) + entries + le(0, 4) + extra;
 }
 
 // A width×height single-strip TIFF of `samples` samples per pixel holding `data` (4 bytes of 0x11 by
@@ -306,7 +227,7 @@ protected:
 
     std::string path(const std::string &name) const { return dir + "/" + name; }
     std::string put(const std::string &name, const std::string &bytes) const {
-        write_file(path(name), bytes);
+        write_bytes(path(name), bytes);
         return path(name);
     }
     std::string put(const std::string &name, const RawImage &image) const {
@@ -356,7 +277,7 @@ protected:
         const std::string out = path("out.npy");
         fs::remove(out);
         expect_refused(command(turn, input, out), needles);
-        write_file(out, "an earlier result");
+        write_bytes(out, "an earlier result");
         expect_refused(command(turn++, input, out), needles);
         fs::remove(out);
     }
@@ -377,7 +298,7 @@ TEST_F(BadInput, TruncatedFilesOfEveryFormat) {
                                                       {"u16.npy", random_raw(37, 23, 1, SampleType::u16)},
                                                       {"f64.npy", random_raw(37, 23, 3, SampleType::f64)}};
     for (const auto &[name, image] : files) {
-        const std::string whole = read_file(put("whole-" + name, image));
+        const std::string whole = read_bytes(put("whole-" + name, image));
         for (size_t length : {size_t(0), size_t(1), size_t(7), size_t(8), size_t(12), size_t(30),
                               whole.size() / 2, whole.size() - 1}) {
             const std::string cut = put("cut" + std::to_string(length) + "-" + name, whole.substr(0, length));
@@ -398,7 +319,7 @@ TEST_F(BadInput, TruncatedFilesOfEveryFormat) {
 // Headers and data damaged in the ways each format can tell: signatures, checksums, compressed
 // streams, offsets past the end, fields that are not numbers, bytes after the data.
 TEST_F(BadInput, CorruptFilesOfEveryFormat) {
-    const std::string png = read_file(put("valid.png", random_raw(8, 4, 1, SampleType::u8)));
+    const std::string png = read_bytes(put("valid.png", random_raw(8, 4, 1, SampleType::u8)));
     std::string bad_signature = png, bad_crc = png;
     bad_signature[1] = 'Q';
     bad_crc[29] ^= 0x20;  // inside IHDR's CRC
@@ -753,7 +674,7 @@ TEST_F(BadInput, UnstableCoefficients) {
     for (const char *feedback :
          {"-1", "1", "-1.5", "0.2,1.1", "-2,1", "0,1", "-0.9999999999", "0,0,0,-1.01"}) {
         expect_refused(words(iir + "--feedback=" + feedback), {"unstable filter", "pole", "unit circle"});
-        write_file(out, "an earlier result");
+        write_bytes(out, "an earlier result");
         expect_refused(words(iir + "--feedback-x=-0.5 --feedback-y=" + feedback), {"unstable filter"});
         fs::remove(out);
     }
@@ -846,7 +767,7 @@ TEST_F(BadInput, OutputPathEqualToInput) {
                                                           {"x.pfm", SampleType::f32},
                                                           {"x.npy", SampleType::f64}};
     for (const auto &[name, type] : formats) {
-        const std::string original = read_file(put(name, random_raw(33, 21, name == "x.pfm" ? 3 : 2, type)));
+        const std::string original = read_bytes(put(name, random_raw(33, 21, name == "x.pfm" ? 3 : 2, type)));
         const std::string x = path(name), link = path("link-" + name), copy = path("copy-" + name);
         fs::create_hard_link(x, link);
         const std::string filter = "gaussian --sigma 2 --device cpu ";
@@ -854,9 +775,9 @@ TEST_F(BadInput, OutputPathEqualToInput) {
         ASSERT_EQ(r.status, 0) << r.err;
         r = run_cli(words(filter + x + " " + x));
         ASSERT_EQ(r.status, 0) << r.err;
-        EXPECT_EQ(read_file(x), read_file(copy)) << name << ": the result, as a separate output gets it";
-        EXPECT_NE(read_file(x), original) << name;
-        EXPECT_EQ(read_file(link), original) << name << ": renamed over, not rewritten in place";
+        EXPECT_EQ(read_bytes(x), read_bytes(copy)) << name << ": the result, as a separate output gets it";
+        EXPECT_NE(read_bytes(x), original) << name;
+        EXPECT_EQ(read_bytes(link), original) << name << ": renamed over, not rewritten in place";
 
         // Failures before and after the filtering: the file stays as the last success left it.
         put(name, original);
@@ -873,7 +794,7 @@ TEST_F(BadInput, OutputPathEqualToInput) {
         }
         if (name == "x.pfm")
             expect_refused(words("bspline --device cpu --output-type uint8 " + in_out), {"PFM holds only"});
-        EXPECT_EQ(read_file(x), original) << name;
+        EXPECT_EQ(read_bytes(x), original) << name;
         fs::remove(link);
         fs::remove(copy);
     }
@@ -911,7 +832,7 @@ TEST_F(BadInput, UnwritableOutputDirectory) {
         in, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read | fs::perms::others_read);
     const std::string locked = path("locked");
     fs::create_directory(locked);
-    write_file(locked + "/existing.npy", "an earlier result");
+    write_bytes(locked + "/existing.npy", "an earlier result");
     fs::permissions(locked + "/existing.npy", fs::perms::all);
     fs::permissions(locked, fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read |
                                 fs::perms::group_exec | fs::perms::others_read | fs::perms::others_exec);
@@ -945,7 +866,7 @@ TEST_F(BadInput, TwoRunsWriteTheSameOutputAtOnce) {
         const std::vector<std::string> second = words("bspline --device cpu " + in);
         ASSERT_EQ(run_cli(first + std::vector<std::string>{one}).status, 0);
         ASSERT_EQ(run_cli(second + std::vector<std::string>{two}).status, 0);
-        const std::string result_one = read_file(one), result_two = read_file(two);
+        const std::string result_one = read_bytes(one), result_two = read_bytes(two);
         ASSERT_NE(result_one, result_two);
         int got_one = 0, got_two = 0;
         for (int round = 0; round < 6; round++) {
@@ -954,7 +875,7 @@ TEST_F(BadInput, TwoRunsWriteTheSameOutputAtOnce) {
             const Outcome ra = finish(a), rb = finish(b);
             EXPECT_EQ(ra.status, 0) << ra.err;
             EXPECT_EQ(rb.status, 0) << rb.err;
-            const std::string result = read_file(out);
+            const std::string result = read_bytes(out);
             got_one += result == result_one;
             got_two += result == result_two;
             EXPECT_TRUE(result == result_one || result == result_two)
@@ -967,7 +888,7 @@ TEST_F(BadInput, TwoRunsWriteTheSameOutputAtOnce) {
         const Child bad = spawn(words("iir --device cpu --feedback -1.5 " + in + " " + out));
         EXPECT_EQ(finish(good).status, 0);
         EXPECT_EQ(finish(bad).status, 1);
-        EXPECT_EQ(read_file(out), result_one) << extension;
+        EXPECT_EQ(read_bytes(out), result_one) << extension;
     }
     std::vector<std::string> names;
     for (const auto &entry : fs::directory_iterator(dir)) names.push_back(entry.path().filename().string());

@@ -9,12 +9,11 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <limits>
-#include <sstream>
 #include <tuple>
 
 #include "cascade/error.h"
+#include "file_bytes.h"
 #include "io/image_io.h"
 #include "test_support.h"
 
@@ -22,19 +21,16 @@ namespace cascade {
 namespace {
 
 namespace fs = std::filesystem;
+using cascade::testing::be32;
+using cascade::testing::npy_file;
+using cascade::testing::png_chunk;
+using cascade::testing::png_file;
+using cascade::testing::read_bytes;
 using cascade::testing::rng_for_test;
+using cascade::testing::Tag;
 using cascade::testing::temporary_folder;
-
-std::string read_bytes(const std::string &path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream out;
-    out << in.rdbuf();
-    return out.str();
-}
-
-void write_bytes(const std::string &path, const std::string &bytes) {
-    std::ofstream(path, std::ios::binary) << bytes;
-}
+using cascade::testing::tiff_file;
+using cascade::testing::write_bytes;
 
 size_t entries_in(const std::string &folder) {
     size_t n = 0;
@@ -171,42 +167,6 @@ TEST(ImageIO, ReadsBundledAstronaut) {
 
 // ---- Hand-built PNG files ------------------------------------------------------------------------
 
-std::string be32(uint32_t v) { return {char(v >> 24), char(v >> 16), char(v >> 8), char(v)}; }
-
-uint32_t crc32(const std::string &bytes) {
-    uint32_t crc = 0xffffffffu;
-    for (unsigned char b : bytes) {
-        crc ^= b;
-        for (int k = 0; k < 8; k++) crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1)));
-    }
-    return ~crc;
-}
-
-std::string chunk(const std::string &type, const std::string &data) {
-    return be32(uint32_t(data.size())) + type + data + be32(crc32(type + data));
-}
-
-// A zlib stream of one stored (uncompressed) deflate block; enough for a few tiny rows.
-std::string zlib_stored(const std::string &data) {
-    uint32_t a = 1, b = 0;
-    for (unsigned char c : data) {
-        a = (a + c) % 65521;
-        b = (b + a) % 65521;
-    }
-    const uint16_t n = uint16_t(data.size()), nn = uint16_t(~n);
-    return std::string("\x78\x01\x01", 3) + char(n & 0xff) + char(n >> 8) + char(nn & 0xff) + char(nn >> 8) +
-           data + be32(b << 16 | a);
-}
-
-// `rows` holds each scanline preceded by its filter byte (0: none).
-std::string png_file(uint32_t width, uint32_t height, int depth, int color, const std::string &rows,
-                     const std::string &extra_chunks = "", bool interlaced = false) {
-    const std::string ihdr =
-        be32(width) + be32(height) + char(depth) + char(color) + std::string(2, '\0') + char(interlaced);
-    return "\x89PNG\r\n\x1a\n" + chunk("IHDR", ihdr) + extra_chunks + chunk("IDAT", zlib_stored(rows)) +
-           chunk("IEND", "");
-}
-
 std::vector<uint8_t> bytes_of(const RawImage &image) { return image.bytes; }
 
 TEST(PngRead, SixteenBitIsBigEndianInTheFile) {
@@ -231,12 +191,12 @@ TEST(PngRead, ExpandsOneBitGrayToEightBits) {
 }
 
 TEST(PngRead, ExpandsPaletteAndTransparency) {
-    const std::string palette = chunk("PLTE", "\x10\x20\x30\x40\x50\x60\x70\x80\x90");
+    const std::string palette = png_chunk("PLTE", "\x10\x20\x30\x40\x50\x60\x70\x80\x90");
     const std::string rows("\0\x24", 2);  // 2-bit indices 0, 2, 1
     const std::string folder = temporary_folder();
     write_bytes(folder + "/rgb.png", png_file(3, 1, 2, 3, rows, palette));
     write_bytes(folder + "/rgba.png",
-                png_file(3, 1, 2, 3, rows, palette + chunk("tRNS", std::string("\0\x80", 2))));
+                png_file(3, 1, 2, 3, rows, palette + png_chunk("tRNS", std::string("\0\x80", 2))));
 
     const RawImage rgb = read_image(folder + "/rgb.png");
     EXPECT_EQ(rgb.channels, 3u);
@@ -269,16 +229,6 @@ TEST(PngRead, RejectsBadChecksum) {
 }
 
 // ---- Hand-built NPY and PFM files ----------------------------------------------------------------
-
-std::string npy_file(const std::string &dict, const std::string &data, int major = 1) {
-    std::string header = dict;
-    const size_t preamble = major == 1 ? 10 : 12;
-    header.append((64 - (preamble + header.size() + 1) % 64) % 64, ' ');
-    header += '\n';
-    std::string length = {char(header.size() & 0xff), char(header.size() >> 8)};
-    if (major != 1) length += std::string(2, '\0');
-    return std::string("\x93NUMPY", 6) + char(major) + '\0' + length + header + data;
-}
 
 std::string big_endian_floats(std::initializer_list<float> values) {
     std::string out;
@@ -376,38 +326,6 @@ TEST(PfmWrite, WritesLittleEndianRowsBottomToTop) {
 }
 
 // ---- Hand-built TIFF files -----------------------------------------------------------------------
-
-struct Tag {
-    uint16_t id, type;  // type 3: SHORT, 4: LONG
-    std::vector<uint32_t> values;
-};
-
-std::string le(uint32_t v, int bytes) {
-    std::string out;
-    for (int i = 0; i < bytes; i++) out += char(v >> (8 * i));
-    return out;
-}
-
-// A little-endian TIFF: header, `data` from offset 8, one directory, then out-of-line values.
-std::string tiff_file(std::vector<Tag> tags, const std::string &data) {
-    const uint32_t ifd = uint32_t(8 + data.size() + data.size() % 2);
-    uint32_t extra_at = ifd + 2 + 12 * uint32_t(tags.size()) + 4;
-    std::string entries, extra;
-    for (const Tag &tag : tags) {
-        const int size = tag.type == 3 ? 2 : 4;
-        std::string values;
-        for (uint32_t v : tag.values) values += le(v, size);
-        entries += le(tag.id, 2) + le(tag.type, 2) + le(uint32_t(tag.values.size()), 4);
-        if (values.size() <= 4) {
-            entries += values + std::string(4 - values.size(), '\0');
-        } else {
-            entries += le(extra_at + uint32_t(extra.size()), 4);
-            extra += values;
-        }
-    }
-    return "II*" + std::string(1, '\0') + le(ifd, 4) + data + std::string(data.size() % 2, '\0') +
-           le(uint16_t(tags.size()), 2) + entries + le(0, 4) + extra;
-}
 
 // A 2×2 single-strip uncompressed gray image with `bits` bits per sample and the tags given
 // replacing the defaults.
@@ -814,7 +732,7 @@ TEST(PngRead, TextChunkClaimingGigabytesIsSkippedUnread) {
     EXPECT_LT(peak_mib() - before, 256);
 
     // A whole text chunk is skipped too, and the image read.
-    write_bytes(path, png_file(2, 1, 8, 0, std::string("\0\x01\x02", 3), chunk("tEXt", "Comment\0hi")));
+    write_bytes(path, png_file(2, 1, 8, 0, std::string("\0\x01\x02", 3), png_chunk("tEXt", "Comment\0hi")));
     EXPECT_EQ(bytes_of(read_image(path)), (std::vector<uint8_t>{1, 2}));
 }
 
