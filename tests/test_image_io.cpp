@@ -633,7 +633,10 @@ TEST(WriteImage, UnwritableImagesLeaveNoFile) {
         {"short.npy", short_bytes, "expected 4"},
         {"image.bmp", random_raw(rng, 2, 2, 1, SampleType::u8), "unknown image extension '.bmp'"},
     };
-    for (const auto &[name, image, expected] : cases) {
+    for (const auto &c : cases) {
+        // C++17 lambdas cannot capture structured bindings (clang refuses): name the fields.
+        const std::string &name = std::get<0>(c), &expected = std::get<2>(c);
+        const RawImage &image = std::get<1>(c);
         EXPECT_TRUE(throws_error([&] { write_image(folder + "/" + name, image); }, expected)) << name;
         EXPECT_EQ(entries_in(folder), 0u) << name;
     }
