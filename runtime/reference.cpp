@@ -6,15 +6,24 @@
 
 namespace cascade::reference {
 
+// One column at a time, down its contiguous storage: row-wise updates stride across the whole
+// matrix, which made these references (the exact boundaries' seeds, the tests' definitions) the
+// slowest part of plan setup and of the tests. Each sample sees the same operations in the same
+// order as before, so the results are identical.
 Matrix causal(const RecursiveFilter &f, const Matrix &P, const Matrix &X) {
     const int r = f.order();
     const Eigen::Index h = X.rows();
-    // Stack prologue and block so that y_{i−k} is a plain row lookup.
+    // Stack prologue and block so that y_{i−k} is a plain lookup.
     Matrix Y(r + h, X.cols());
     Y.topRows(r) = P;
-    for (Eigen::Index i = 0; i < h; i++) {
-        Y.row(r + i) = f.gain * X.row(i);
-        for (int k = 1; k <= r; k++) Y.row(r + i) -= f.feedback[k - 1] * Y.row(r + i - k);
+    for (Eigen::Index c = 0; c < X.cols(); c++) {
+        double *y = Y.col(c).data();
+        const double *x = X.col(c).data();
+        for (Eigen::Index i = 0; i < h; i++) {
+            double v = f.gain * x[i];
+            for (int k = 1; k <= r; k++) v -= f.feedback[k - 1] * y[r + i - k];
+            y[r + i] = v;
+        }
     }
     return Y.bottomRows(h);
 }
@@ -24,9 +33,14 @@ Matrix anticausal(const RecursiveFilter &f, const Matrix &Y, const Matrix &E) {
     const Eigen::Index h = Y.rows();
     Matrix Z(h + r, Y.cols());
     Z.bottomRows(r) = E;
-    for (Eigen::Index i = h - 1; i >= 0; i--) {
-        Z.row(i) = f.gain * Y.row(i);
-        for (int k = 1; k <= r; k++) Z.row(i) -= f.feedback[k - 1] * Z.row(i + k);
+    for (Eigen::Index c = 0; c < Y.cols(); c++) {
+        double *z = Z.col(c).data();
+        const double *y = Y.col(c).data();
+        for (Eigen::Index i = h - 1; i >= 0; i--) {
+            double v = f.gain * y[i];
+            for (int k = 1; k <= r; k++) v -= f.feedback[k - 1] * z[i + k];
+            z[i] = v;
+        }
     }
     return Z.topRows(h);
 }
