@@ -195,15 +195,7 @@ void run_plans(const Case &c, const Image &image, FuzzBytes &in) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     FuzzBytes in(data, size);
     Case c;
-    try {
-        c = design(in);
-    } catch (const Error &e) {
-        fuzz::check_message(e.what());
-        fuzz::report(std::string("refused: ") + e.what());
-        return 0;
-    } catch (const std::exception &e) {
-        fuzz::fail(std::string("not a cascade::Error: ") + e.what());
-    }
+    if (fuzz::refused([&] { c = design(in); })) return 0;
     const Image image = image_from(in);
     try {
         if (c.filter.vertical.order() > 0) {

@@ -45,15 +45,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static const std::string path = fuzz::scratch_path("input" FUZZ_IMAGE_EXTENSION);
     fuzz::write_file(path, data, size);
     RawImage image;
-    try {
-        image = read_image(path);
-    } catch (const Error &e) {
-        fuzz::check_message(e.what());
-        fuzz::report(std::string("refused: ") + e.what());
-        return 0;
-    } catch (const std::exception &e) {
-        fuzz::fail(std::string("not a cascade::Error: ") + e.what());
-    }
+    if (fuzz::refused([&] { image = read_image(path); })) return 0;
     check_invariants(image);
     check_round_trip(image);
     fuzz::report("read " + std::to_string(image.height) + "x" + std::to_string(image.width) + "x" +

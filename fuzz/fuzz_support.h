@@ -4,7 +4,10 @@
 // libFuzzer records.
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <string>
+
+#include "cascade/error.h"
 
 namespace cascade::fuzz {
 
@@ -26,6 +29,22 @@ void report(const std::string &what);
 
 // A user-facing error message must be one non-empty line.
 void check_message(const char *message);
+
+// Runs `step`: true when it refused with a cascade::Error (its message checked), false when it
+// returned. Any other exception is a finding.
+template <typename Step>
+bool refused(Step &&step) {
+    try {
+        step();
+        return false;
+    } catch (const Error &e) {
+        check_message(e.what());
+        report(std::string("refused: ") + e.what());
+        return true;
+    } catch (const std::exception &e) {
+        fail(std::string("not a cascade::Error: ") + e.what());
+    }
+}
 
 }  // namespace cascade::fuzz
 
