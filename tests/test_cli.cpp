@@ -11,6 +11,7 @@
 
 #include "cascade/device.h"
 #include "cascade/gaussian_blur.h"
+#include "file_bytes.h"
 #include "io/image_io.h"
 #include "reference.h"
 #include "test_support.h"
@@ -26,19 +27,12 @@ struct Result {
     std::string out, err;
 };
 
-std::string slurp(const std::string &path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
 // Runs `cascade <args>`; arguments are not quoted, so tests keep them free of spaces.
 Result run_cli(const std::string &args) {
     static const std::string dir = testing::temporary_folder();
     std::string out = dir + "/stdout", err = dir + "/stderr";
     int raw = std::system((testing::cli_path() + " " + args + " >" + out + " 2>" + err).c_str());
-    return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(out), slurp(err)};
+    return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, testing::read_bytes(out), testing::read_bytes(err)};
 }
 
 class CliTest : public ::testing::Test {
@@ -264,7 +258,7 @@ TEST_F(CliTest, FailureLeavesAnExistingOutputUntouched) {
     std::ofstream(out) << "precious";
     Result r = run_cli("iir " + sample + " " + out + " --feedback -1.5");
     EXPECT_EQ(r.status, 1);
-    EXPECT_EQ(slurp(out), "precious");
+    EXPECT_EQ(testing::read_bytes(out), "precious");
 }
 
 TEST_F(CliTest, GaussianMethodsMatchTheirReferences) {

@@ -5,12 +5,11 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <thread>
 
 #include "cascade/cascade.h"
 #include "cuda_support.h"
+#include "file_bytes.h"
 #include "io/image_io.h"
 #include "runtime/reference.h"
 #include "test_support.h"
@@ -188,13 +187,6 @@ private:
     std::vector<void *> pieces_;
 };
 
-std::string file_text(const std::string &path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
 // A device without room for the image: the plan says so and throws, and runs again once the memory
 // is back; the command line fails with that one line, status 1, and no output file.
 TEST(CudaApi, DeviceOutOfMemoryIsAClearErrorAndRecoverable) {
@@ -240,7 +232,7 @@ TEST(CudaApi, DeviceOutOfMemoryIsAClearErrorAndRecoverable) {
     const int raw = std::system(
         (testing::cli_path() + " gaussian " + dir + "/big.npy " + out + " --sigma 4 --device cuda 2>" + err)
             .c_str());
-    const std::string message = file_text(err);
+    const std::string message = testing::read_bytes(err);
     EXPECT_TRUE(WIFEXITED(raw) && WEXITSTATUS(raw) == 1) << message;
     EXPECT_EQ(message.rfind("cascade: error: ", 0), 0u) << message;
     EXPECT_NE(message.find("out of device memory"), std::string::npos) << message;

@@ -55,13 +55,11 @@ void add_filter_options(CLI::App &command, FilterOptions &options) {
 
 namespace {
 
-// One IoOptions per (input, output) pair of a batch command's FILES.
+// One IoOptions per (input, output) pair of a batch command's FILES; without --out-dir, parsing
+// (add_batch_io_options) has made sure they are IN OUT.
 std::vector<IoOptions> jobs_of(const IoOptions &options) {
     std::vector<IoOptions> jobs;
     if (options.out_dir.empty()) {
-        if (options.files.size() != 2)
-            throw Error("expected IN OUT (or --out-dir DIR with any number of inputs), got " +
-                        std::to_string(options.files.size()) + " files");
         IoOptions job = options;
         job.input = options.files[0];
         job.output = options.files[1];
