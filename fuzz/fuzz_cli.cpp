@@ -5,9 +5,12 @@
 // is fine; a crash, a hang, a temporary file left behind, or a failed run that leaves its output
 // is not, nor a successful one whose output cannot be read back.
 #include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstring>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -27,6 +30,9 @@ const char *const kOutputs[] = {"out.png", "out.tif", "out.npy", "out.pfm"};
 
 std::string in_folder() { return fuzz::scratch_path("in"); }
 std::string out_folder() { return fuzz::scratch_path("out"); }
+// The working folder of each run: relative paths the fuzzer makes up (an output named
+// "@dir\xff…") land there and are removed, not in the folder libFuzzer was started from.
+std::string work_folder() { return fuzz::scratch_path("work"); }
 
 RawImage ramp(int width, int height, int channels, SampleType type) {
     Image planes(width, height, channels);
@@ -41,6 +47,7 @@ struct Inputs {
 
     Inputs() {
         mkdir(in_folder().c_str(), 0700);
+        mkdir(work_folder().c_str(), 0700);
         const RawImage images[] = {ramp(7, 5, 1, SampleType::u8), ramp(7, 5, 2, SampleType::f32),
                                    ramp(7, 5, 3, SampleType::u16), ramp(7, 5, 4, SampleType::u16)};
         for (size_t i = 0; i < 4; i++) {
@@ -72,9 +79,11 @@ std::vector<std::string> names_in(const std::string &folder) {
     return names;
 }
 
-void empty_out_folder() {
-    for (const std::string &name : names_in(out_folder())) std::remove((out_folder() + "/" + name).c_str());
-    mkdir(out_folder().c_str(), 0700);
+void empty(const std::string &folder) {
+    std::error_code ignored;
+    for (const std::string &name : names_in(folder))
+        std::filesystem::remove_all(folder + "/" + name, ignored);
+    mkdir(folder.c_str(), 0700);
 }
 
 std::vector<std::string> arguments(const uint8_t *data, size_t size, const std::string &input,
@@ -101,7 +110,7 @@ std::vector<std::string> arguments(const uint8_t *data, size_t size, const std::
 }
 
 void check_outputs(int status, const std::string &output) {
-    for (const std::string &folder : {in_folder(), out_folder()})
+    for (const std::string &folder : {in_folder(), out_folder(), work_folder()})
         for (const std::string &name : names_in(folder))
             FUZZ_CHECK(name.find(".tmp-") == std::string::npos, "a temporary file was left: " + name);
     if (status != 0) {
@@ -117,6 +126,18 @@ void check_outputs(int status, const std::string &output) {
             fuzz::fail(std::string("a successful run wrote an unreadable ") + name + ": " + e.what());
         }
     }
+}
+
+// Back in the starting folder after the run, so libFuzzer's relative paths (the corpus) keep
+// their meaning. A crash inside the run leaves libFuzzer in the work folder: scripts/fuzz.sh
+// gives it an absolute -artifact_prefix, which a run by hand needs too.
+int run_in_work_folder(std::vector<char *> &argv) {
+    const int back = open(".", O_RDONLY | O_DIRECTORY);
+    if (back < 0 || chdir(work_folder().c_str()) != 0) fuzz::fail("cannot enter " + work_folder());
+    const int status = cli::run_cli(int(argv.size()) - 1, argv.data());
+    if (fchdir(back) != 0) fuzz::fail("cannot return to the starting folder");
+    close(back);
+    return status;
 }
 
 }  // namespace
@@ -135,12 +156,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         args.push_back(arg);
     }
     inputs.restore();
-    empty_out_folder();
+    empty(out_folder());
+    empty(work_folder());
 
     std::vector<char *> argv;
     for (std::string &arg : args) argv.push_back(arg.data());
     argv.push_back(nullptr);
-    const int status = cli::run_cli(int(args.size()), argv.data());
+    const int status = run_in_work_folder(argv);
     FUZZ_CHECK(status == 0 || status == 1 || status == 2, "exit status " + std::to_string(status));
     check_outputs(status, output);
     fuzz::report("status " + std::to_string(status));

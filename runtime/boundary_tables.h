@@ -11,8 +11,9 @@
 // every extension's exact feedbacks (p, the causal state before sample 0, and e, the anticausal
 // state after sample n − 1) are linear in them. Rather than carrying a formula per extension
 // (the paper's eqs. 35, 44, 49, 51, 67, 72, none of which covers cascades or `mirror`), the map is
-// solved for from the serial definition: the extension is written out past the filter's decay,
-// filtered in double, and the map fitted on random lines and checked on others.
+// solved for from the serial definition: the exact feedbacks of the infinite extension, in double
+// (the steady state of each periodic side, runtime/boundary.cpp), are computed for random lines,
+// and the map fitted on them and checked on others.
 #include <Eigen/Dense>
 #include <cstdint>
 #include <vector>
