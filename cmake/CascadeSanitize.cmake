@@ -35,8 +35,10 @@ macro(cascade_enable_sanitizers)
     endif()
   endif()
   if(CASCADE_FUZZ)
-    # Coverage for libFuzzer everywhere; only the fuzz targets link libFuzzer's main.
-    list(APPEND CASCADE_SANITIZE_FLAGS -fsanitize=fuzzer-no-link)
+    # Coverage for libFuzzer everywhere but the numeric kernels the file names; only the fuzz
+    # targets link libFuzzer's main.
+    list(APPEND CASCADE_SANITIZE_FLAGS -fsanitize=fuzzer-no-link
+         -fsanitize-coverage-ignorelist=${PROJECT_SOURCE_DIR}/scripts/sanitizer-suppressions/coverage-ignorelist.txt)
   endif()
   if(CASCADE_SANITIZE_FLAGS)
     message(STATUS "Sanitizing the hand-written code: ${CASCADE_SANITIZE_FLAGS}")

@@ -1,5 +1,7 @@
 #include "recursive_filter.h"
 
+#include "earlier_output.h"
+
 namespace cascade {
 
 using namespace Halide;
@@ -28,7 +30,7 @@ Pass recursive_pass(Func out, Func in, const Coefficients &k, Dim dim, Expr exte
         Expr inside = step < 0 ? neighbour >= 0 : neighbour < extent;
         // The clamp keeps the footprint inside [0, extent); outside it, the feedback is zero.
         Expr clamped = clamp(neighbour, 0, extent - 1);
-        value -= k.a[j - 1] * select(inside, out(at(out, dim, clamped)), 0.0f);
+        value -= k.a[j - 1] * earlier_output(inside, out(at(out, dim, clamped)));
     }
     out(at(out, dim, position)) = value;
     return Pass{out, i, dim};
@@ -42,7 +44,7 @@ Pass prefix_sum(Func out, Func in, Dim dim, Expr extent) {
     out(x, y, c) = undef(type);
     RDom i(0, extent, out.name() + "_i");
     Expr previous = out(at(out, dim, max(i.x - 1, 0)));
-    out(at(out, dim, i.x)) = in(at(out, dim, i.x)) + select(i.x > 0, previous, cast(type, 0));
+    out(at(out, dim, i.x)) = in(at(out, dim, i.x)) + earlier_output(i.x > 0, previous);
     return Pass{out, i, dim};
 }
 

@@ -1,5 +1,7 @@
 #include "tile_scans.h"
 
+#include "earlier_output.h"
+
 namespace cascade {
 
 using namespace Halide;
@@ -164,7 +166,7 @@ CarryScan linear_scan(const std::string &name, Func u, Func table, int m_row, in
     p.chunk_steps = RDom(0, K, 0, chunks, name + "_chunk_steps");
     Expr cs = p.chunk_steps.x, cj = p.chunk_steps.y;
     Expr carried = times_state(table, power_row + (Q - 1) * K + cs, K, [&](int s2) {
-        return select(cj > 0, p.chunk_state(i, max(cj - 1, 0) * K + s2, c), 0.0f);
+        return earlier_output(cj > 0, p.chunk_state(i, max(cj - 1, 0) * K + s2, c));
     });
     p.chunk_state(i, cj * K + cs, c) = p.local(i, (Q - 1) * K + cs, cj, c) + carried;
 
