@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
+#include <limits>
 #include <random>
 #include <sstream>
 #include <vector>
@@ -263,7 +264,14 @@ int64_t extended_index(Boundary boundary, int64_t i, int64_t n) {
 
 int margin_for(const RecursiveFilter &filter) {
     require_stable(filter);
-    return int(decay_length(to_sections(filter), 1e-9));
+    const int64_t length = decay_length(to_sections(filter), 1e-9);
+    if (length > std::numeric_limits<int>::max()) {
+        std::ostringstream why;
+        why << std::setprecision(17) << "a pole of magnitude " << largest_pole(filter)
+            << " decays over more than 2^31 samples: no margin can hold it";
+        throw Error(why.str());
+    }
+    return int(length);
 }
 
 int64_t decay_length(const std::vector<RecursiveFilter> &sections, double epsilon) {

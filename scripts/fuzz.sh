@@ -52,8 +52,8 @@ for target in "${targets[@]}"; do
     # The repository's seeds are never written: libFuzzer adds what it finds to the copy.
     if [[ ! -d $dir/corpus ]]; then cp -r "$root/fuzz/corpus/$name" "$dir/corpus"; fi
     rm -f "$dir"/fuzz-*.log "$dir/run.log"
-    # fuzz_design and fuzz_cli build exact-boundary tables per input: a filter with poles near 1
-    # takes seconds, tens of seconds under ASan on a loaded 2-core machine. A hang still shows.
+    # fuzz_design and fuzz_cli build plans, tables and double references per input: up to
+    # seconds under ASan on a loaded 2-core machine for a slowly decaying filter. A hang still shows.
     timeout=10
     [[ $target == fuzz_design || $target == fuzz_cli ]] && timeout=120
     flags=(-timeout=$timeout -rss_limit_mb=2048 -print_final_stats=1 -close_fd_mask=1

@@ -148,6 +148,21 @@ TEST(BoundaryTables, KeepAConstantLineConstantAtAPoleNextToOne) {
     }
 }
 
+// A pole within 2e−8 of the unit circle is stable, but its margin passes int's range: found by
+// fuzz_design (a negative margin, then a vector of 2^64 − 1 samples).
+TEST(MarginFor, RefusesAMarginPastIntsRange) {
+    const std::vector<double> slow{-(1 - 1e-8)}, fast{-(1 - 1e-7)};
+    const RecursiveFilter f{unit_dc_gain(slow), slow}, g{unit_dc_gain(fast), fast};
+    EXPECT_NO_THROW(require_stable(f));
+    try {
+        margin_for(f);
+        ADD_FAILURE() << "margin_for accepted a margin past 2^31";
+    } catch (const Error &e) {
+        EXPECT_NE(std::string(e.what()).find("2^31"), std::string::npos) << e.what();
+    }
+    EXPECT_GT(margin_for(g), 100000000);
+}
+
 TEST(BoundaryTables, ResponsesStopWhereTheyDecay) {
     const std::vector<RecursiveFilter> f{RecursiveFilter{0.5, {-0.5}}};
     const BoundaryTables t = boundary_tables(f, 100000, Boundary::clamp);

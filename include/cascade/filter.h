@@ -52,7 +52,7 @@ std::vector<RecursiveFilter> variant_sections(const RecursiveFilter &filter, boo
 // Samples past which the filter's impulse response (causal or anticausal) has fallen below 1e−9 of
 // its peak: how far past the edges cascade::funcs runs a recursion with run-time coefficients for
 // an exact boundary (cascade/funcs.h, Recursion::margin). Throws cascade::Error for an unstable
-// filter.
+// filter, and for one whose margin would pass 2^31 − 1 (a pole within ~1e−8 of the unit circle).
 int margin_for(const RecursiveFilter &filter);
 
 // Throws cascade::Error unless the filter has order ≥ 1, finite coefficients and every pole
