@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <limits>
 #include <vector>
@@ -192,6 +194,17 @@ void run_plans(const Case &c, const Image &image, FuzzBytes &in) {
     options.algorithm = kAlgorithms[in.in_range(0, 5)];
     options.form = kForms[in.in_range(0, 2)];
     Image out;
+    if (std::getenv("FUZZ_VERBOSE")) {
+        std::fprintf(stderr,
+                     "kind %d sigma %.17g method %d boundary %s algorithm %d form %d image %dx%dx%d\n",
+                     int(c.kind), c.sigma, int(c.method), boundary_name(c.boundary), int(options.algorithm),
+                     int(options.form), image.width, image.height, image.channels);
+        for (const RecursiveFilter *p : {&c.filter.vertical, &c.filter.horizontal}) {
+            std::fprintf(stderr, "  gain %.17g feedback", p->gain);
+            for (double a : p->feedback) std::fprintf(stderr, " %.17g", a);
+            std::fprintf(stderr, "\n");
+        }
+    }
     try {
         if (c.kind == Case::gaussian)
             out = gaussian_blur(image, design_gaussian(c.sigma, c.method), options);

@@ -300,24 +300,42 @@ MatrixXd fitted_seeds(const std::vector<RecursiveFilter> &sections, int64_t n, B
 
     const MatrixXd train = random_lines(fit_n, count, 1), check = random_lines(fit_n, count, 2);
     const MatrixXd O = observables(sections, train), S = exact_seeds(sections, train, boundary);
-    // The observables' scales differ by the gain's (1e−4 and less for poles near 1, against the
-    // samples' 1): equilibrated columns keep the rank decision about the lines, not the units.
-    const VectorXd scale_of = O.colwise().norm().transpose().cwiseMax(1e-300);
-    Eigen::CompleteOrthogonalDecomposition<MatrixXd> solver(O * scale_of.cwiseInverse().asDiagonal());
-    solver.setThreshold(1e-12);
-    MatrixXd seeds = (scale_of.cwiseInverse().asDiagonal() * solver.solve(S)).transpose();
-    for (int s = 0; s < 2 * K; s++)
-        if (!is_read(sections, s)) seeds.row(s).setZero();
-
-    const MatrixXd predicted = observables(sections, check) * seeds.transpose();
-    const MatrixXd exact = exact_seeds(sections, check, boundary);
-    double error = 0, scale = 1e-300;
-    for (int s = 0; s < 2 * K; s++) {
-        if (!is_read(sections, s)) continue;
-        error = std::max(error, (predicted.col(s) - exact.col(s)).cwiseAbs().maxCoeff());
-        scale = std::max(scale, exact.col(s).cwiseAbs().maxCoeff());
+    const MatrixXd O_check = observables(sections, check), exact = exact_seeds(sections, check, boundary);
+    // The map, fitted with the observables' columns scaled by `scale_of`, and its largest error on
+    // the check lines relative to the largest seed (unread components zero and left out).
+    auto fit = [&](const VectorXd &scale_of, double *relative_error) {
+        Eigen::CompleteOrthogonalDecomposition<MatrixXd> solver(O * scale_of.cwiseInverse().asDiagonal());
+        solver.setThreshold(1e-12);
+        MatrixXd seeds = (scale_of.cwiseInverse().asDiagonal() * solver.solve(S)).transpose();
+        for (int s = 0; s < 2 * K; s++)
+            if (!is_read(sections, s)) seeds.row(s).setZero();
+        const MatrixXd predicted = O_check * seeds.transpose();
+        double error = 0, scale = 1e-300;
+        for (int s = 0; s < 2 * K; s++) {
+            if (!is_read(sections, s)) continue;
+            error = std::max(error, (predicted.col(s) - exact.col(s)).cwiseAbs().maxCoeff());
+            scale = std::max(scale, exact.col(s).cwiseAbs().maxCoeff());
+        }
+        // The variants hold the map in float32: a weight past its range is no map.
+        *relative_error = seeds.allFinite() && seeds.cwiseAbs().maxCoeff() < 1e30 ? error / scale : HUGE_VAL;
+        return seeds;
+    };
+    double error = 0;
+    MatrixXd seeds = fit(VectorXd::Ones(O.cols()), &error);
+    if (error > 1e-9) {
+        // The observables' scales differ by the gain's (1e−4 and less for poles near 1, against
+        // the samples' 1), which can hide a real rank from the threshold: equilibrated columns
+        // keep that decision about the lines, not the units. Not the first choice: where the
+        // observables are dependent (a line of one sample) equilibration weights a column of a
+        // tiny gain's scale by its inverse, past float's range (found by fuzz_design).
+        double equilibrated_error = 0;
+        MatrixXd equilibrated = fit(O.colwise().norm().transpose().cwiseMax(1e-300), &equilibrated_error);
+        if (equilibrated_error < error) {
+            seeds = equilibrated;
+            error = equilibrated_error;
+        }
     }
-    if (error > 1e-9 * scale) {
+    if (error > 1e-9) {
         // Past 1 − 1e−7 the map's entries grow like 1/(1 − ρ^n) and double precision runs out.
         double largest = 0;
         for (const RecursiveFilter &s : sections) largest = std::max(largest, largest_pole(s));
