@@ -22,8 +22,8 @@ while (($#)); do
         --time) seconds=$2; shift 2 ;;
         --runs) runs=$2; shift 2 ;;
         --jobs) jobs=$2; shift 2 ;;
-        --bin) bin=$2; shift 2 ;;
-        --work) work=$2; shift 2 ;;
+        --bin) bin=$(realpath -m "$2"); shift 2 ;;
+        --work) work=$(realpath -m "$2"); shift 2 ;;
         --fresh) fresh=1; shift ;;
         -h | --help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) echo "fuzz.sh: unknown option $1" >&2; exit 2 ;;
