@@ -1,6 +1,7 @@
 #include "cascade/iir.h"
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <map>
 
@@ -107,6 +108,12 @@ struct EdgeTables {
         for (int j = 0; j < 3; j++) {
             const Eigen::MatrixXd &m = *tables[j];
             data[j].resize(m.size());
+            // A gain far past float's range (1e28, say) gives weights no float holds: Inf in the
+            // tables was NaN out of the pipeline (found by fuzz_design); refuse it instead.
+            if (!(m.cwiseAbs().maxCoeff() <= FLT_MAX))
+                throw Error(std::string("boundary '") + boundary_name(boundary) +
+                            "' needs tables past float32's range for this filter (a gain or pole too "
+                            "extreme for a float32 pipeline)");
             for (Eigen::Index r = 0; r < m.rows(); r++)
                 for (Eigen::Index k = 0; k < m.cols(); k++) data[j][r * m.cols() + k] = float(m(r, k));
             buffers[j] = Halide::Runtime::Buffer<float>(data[j].data(), int(m.cols()), int(m.rows()));
