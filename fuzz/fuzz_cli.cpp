@@ -47,7 +47,6 @@ struct Inputs {
 
     Inputs() {
         mkdir(in_folder().c_str(), 0700);
-        mkdir(work_folder().c_str(), 0700);
         const RawImage images[] = {ramp(7, 5, 1, SampleType::u8), ramp(7, 5, 2, SampleType::f32),
                                    ramp(7, 5, 3, SampleType::u16), ramp(7, 5, 4, SampleType::u16)};
         for (size_t i = 0; i < 4; i++) {

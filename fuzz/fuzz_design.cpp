@@ -8,7 +8,6 @@
 #include <cmath>
 #include <complex>
 #include <cstdio>
-#include <cstdlib>
 #include <exception>
 #include <limits>
 #include <vector>
@@ -199,7 +198,7 @@ void run_plans(const Case &c, const Image &image, FuzzBytes &in) {
     options.algorithm = kAlgorithms[in.in_range(0, 5)];
     options.form = kForms[in.in_range(0, 2)];
     Image out;
-    if (std::getenv("FUZZ_VERBOSE")) {
+    if (fuzz::verbose()) {
         std::fprintf(stderr,
                      "kind %d sigma %.17g method %d boundary %s algorithm %d form %d image %dx%dx%d\n",
                      int(c.kind), c.sigma, int(c.method), boundary_name(c.boundary), int(options.algorithm),

@@ -60,9 +60,13 @@ void fail(const std::string &what) {
     std::abort();
 }
 
+bool verbose() {
+    static const bool set = std::getenv("FUZZ_VERBOSE") != nullptr;
+    return set;
+}
+
 void report(const std::string &what) {
-    static const bool verbose = std::getenv("FUZZ_VERBOSE") != nullptr;
-    if (verbose) std::fprintf(stderr, "%s\n", what.c_str());
+    if (verbose()) std::fprintf(stderr, "%s\n", what.c_str());
 }
 
 void check_message(const char *message) {

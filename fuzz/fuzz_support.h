@@ -24,7 +24,10 @@ bool file_exists(const std::string &path);
 // Aborts, printing `what`, so libFuzzer saves the input as a crash.
 [[noreturn]] void fail(const std::string &what);
 
-// Prints `what` when FUZZ_VERBOSE is set: how to see what each seed of a corpus does.
+// Whether FUZZ_VERBOSE is set: how to see what each seed of a corpus does.
+bool verbose();
+
+// Prints `what` when verbose().
 void report(const std::string &what);
 
 // A user-facing error message must be one non-empty line.

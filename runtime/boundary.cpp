@@ -336,7 +336,7 @@ MatrixXd fitted_seeds(const std::vector<RecursiveFilter> &sections, int64_t n, B
         }
     }
     if (error > 1e-9) {
-        // Past 1 − 1e−7 the map's entries grow like 1/(1 − ρ^n) and double precision runs out.
+        // Within ~1e−7 of 1 the map's entries grow like 1/(1 − ρ^n) and double precision runs out.
         double largest = 0;
         for (const RecursiveFilter &s : sections) largest = std::max(largest, largest_pole(s));
         std::ostringstream why;
