@@ -32,6 +32,9 @@
 #ifdef CASCADE_HAVE_CUFFT
 #include "bench/baselines/cufft_gaussian.h"
 #endif
+#ifdef CASCADE_HAVE_OPENCV
+#include "bench/baselines/opencv_baselines.h"
+#endif
 
 namespace cascade {
 
@@ -161,7 +164,7 @@ std::function<void()> iir_call(const std::string &bounded, halide_buffer_t *inpu
     } else if (kind == "order3") {
         filter = van_vliet_gaussian(kBenchGaussianSigma);
     } else {
-        throw Skip{"unknown variant (iir has <rt|4|5|6|line1|line3>-<order1|order3>)"};
+        throw Skip{"unknown variant (iir has <rt|2|4|5|6|strips|line1|line3>-<order1|order3>)"};
     }
     if (algorithm == "line1" || algorithm == "line3") {
         if (boundary != Boundary::none) throw Skip{"unavailable: line variants take boundary none"};
@@ -289,6 +292,34 @@ public:
 #endif
     }
 
+    std::function<void()> cv_gaussian() {
+        const std::string why = bench_opencv_unavailable_reason(device_);
+        if (!why.empty()) throw Skip{"unavailable: " + why};
+#ifdef CASCADE_HAVE_OPENCV
+        if (!cv_gaussian_)
+            cv_gaussian_ = std::make_unique<baselines::OpenCvGaussian>(width_, height_, kBenchGaussianSigma);
+        return [this] { cv_gaussian_->run(input_.data(), output_.data()); };
+#endif
+        return {};
+    }
+
+    // Times the table alone; `cv_integral_result` copies its inclusive part to the output.
+    std::function<void()> cv_integral() {
+        const std::string why = bench_opencv_unavailable_reason(device_);
+        if (!why.empty()) throw Skip{"unavailable: " + why};
+#ifdef CASCADE_HAVE_OPENCV
+        if (!cv_integral_) cv_integral_ = std::make_unique<baselines::OpenCvIntegral>(width_, height_);
+        return [this] { cv_integral_->run(input_.data()); };
+#endif
+        return {};
+    }
+
+    void cv_integral_result() {
+#ifdef CASCADE_HAVE_OPENCV
+        if (cv_integral_) cv_integral_->inclusive(output_.data());
+#endif
+    }
+
     // Milliseconds of each timed call: CUDA events on the default stream, or the host's clock.
     std::vector<double> time(const std::function<void()> &op, const BenchOptions &options) {
 #ifdef CASCADE_HAVE_CUDA_RUNTIME
@@ -325,6 +356,10 @@ private:
 #ifdef CASCADE_HAVE_CUFFT
     std::unique_ptr<baselines::CufftGaussian> fft_;  // plans and padded buffers, made once
 #endif
+#ifdef CASCADE_HAVE_OPENCV
+    std::unique_ptr<baselines::OpenCvGaussian> cv_gaussian_;
+    std::unique_ptr<baselines::OpenCvIntegral> cv_integral_;
+#endif
     Halide::Runtime::Buffer<float> input_, output_;
 };
 
@@ -335,8 +370,11 @@ std::function<void()> prepare(const BenchCase &c, Workspace &ws) {
     if (c.op == "iir") return iir_call(c.variant, ws.input(), ws.output(), c.device);
     if (c.op == "gaussian") return gaussian_call(c.variant, ws.input(), ws.output(), c.device);
     if (c.op == "cufft-gaussian") return ws.cufft_gaussian();
+    if (c.op == "cv-gaussian") return ws.cv_gaussian();
+    if (c.op == "cv-integral") return ws.cv_integral();
     if (c.op != "sat")
-        throw Skip{"unknown op (expected copy, sat, cub-sat, iir, gaussian or cufft-gaussian)"};
+        throw Skip{
+            "unknown op (expected copy, sat, cub-sat, iir, gaussian, cufft-gaussian, cv-gaussian or cv-integral)"};
     SatAlgorithm algorithm;
     try {
         algorithm = parse_sat_algorithm(c.variant);
@@ -383,8 +421,10 @@ void run_case(BenchResult &r, Workspace &ws, double copy_ms, const BenchOptions 
     const BoundedVariant v = split_variant(r.c.variant);
     const bool gaussian =
         r.c.op == "gaussian" && v.samples == SampleType::f32 && v.boundary == Boundary::none;
-    if (options.check && (r.c.op == "copy" || r.c.op == "sat" || r.c.op == "cub-sat" || gaussian)) {
+    const bool table = r.c.op == "sat" || r.c.op == "cub-sat" || r.c.op == "cv-integral";
+    if (options.check && (r.c.op == "copy" || table || gaussian)) {
         op();  // the output holds the last case's result
+        if (r.c.op == "cv-integral") ws.cv_integral_result();
         const float *out = ws.result();
         if (r.c.op == "copy") {
             if (std::memcmp(out, ws.host_input(), ws.bytes()) != 0) r.note = "CHECK FAILED: the copy differs";
@@ -414,15 +454,20 @@ void append_note(std::string &note, const std::string &more) { note += (note.emp
 
 // The baselines' self-checks on a small image, noted on each of their measured rows.
 void append_self_check(BenchResult &r) {
-    const bool fft = r.c.op == "cufft-gaussian";
-    if (r.c.op != "cub-sat" && !fft) return;
+    const bool fft = r.c.op == "cufft-gaussian", cv = r.c.op.rfind("cv-", 0) == 0;
+    if (r.c.op != "cub-sat" && !fft && !cv) return;
     try {
-        const double error = fft ? cufft_gaussian_self_check_error() : cub_sat_self_check_error();
+        const double error = fft ? cufft_gaussian_self_check_error()
+                             : cv ? opencv_self_check_error(r.c.op)
+                                  : cub_sat_self_check_error();
         const double tolerance = fft ? kFftSelfCheckTolerance : kSelfCheckTolerance;
         char text[64];
         std::snprintf(text, sizeof(text), "%sself-check 67x45: error %.2g",
                       error > tolerance ? "SELF-CHECK FAILED: " : "", error);
         append_note(r.note, text);
+#ifdef CASCADE_HAVE_OPENCV
+        if (cv) append_note(r.note, baselines::opencv_description());
+#endif
 #ifdef CASCADE_HAVE_CUFFT
         // Which cuFFT was timed: it is whichever the dynamic loader found.
         if (fft) append_note(r.note, "cuFFT " + std::to_string(baselines::cufft_version()));
@@ -479,8 +524,8 @@ void run_group(std::vector<BenchResult> &results, const std::vector<size_t> &gro
 bool measured(const BenchResult &result) { return std::isfinite(result.median_ms) && result.median_ms > 0; }
 
 const std::vector<std::string> &bench_ops() {
-    static const std::vector<std::string> ops = {"copy", "sat",      "cub-sat",
-                                                 "iir",  "gaussian", "cufft-gaussian"};
+    static const std::vector<std::string> ops = {"copy",     "sat",          "cub-sat",     "iir",
+                                                 "gaussian", "cufft-gaussian", "cv-gaussian", "cv-integral"};
     return ops;
 }
 
@@ -489,7 +534,8 @@ std::vector<std::string> bench_variants(const std::string &op) {
     if (op == "iir")
         return {"rt-order1",    "rt-order3",    "2-order1",     "2-order3",    "4-order1",
                 "4-order3",     "5-order1",     "5-order3",     "6-order1",    "6-order3",
-                "line1-order1", "line3-order1", "line1-order3", "line3-order3"};
+                "strips-order1", "strips-order3", "line1-order1", "line3-order1", "line1-order3",
+                "line3-order3"};
     if (op == "gaussian") return {"vanvliet", "deriche2", "deriche4", "twoway"};
     return {""};
 }
@@ -500,7 +546,10 @@ double bench_bytes_per_pixel(const std::string &op, const std::string &variant) 
     if (op == "iir" || op == "gaussian") return 3.0 * sample_size(split_variant(variant).samples);
     // cufft-gaussian: the task's one read and one write, like the recursive Gaussian's ideal; the
     // FFT moves several times that (docs/bench.md).
-    if (op == "copy" || op == "sat" || op == "cub-sat" || op == "cufft-gaussian") return 8;
+    // cv-gaussian: a separable FIR, one read and one write at best; cv-integral: a SAT.
+    if (op == "copy" || op == "sat" || op == "cub-sat" || op == "cufft-gaussian" || op == "cv-gaussian" ||
+        op == "cv-integral")
+        return 8;
     return kNaN;
 }
 
@@ -560,6 +609,25 @@ double cufft_gaussian_self_check_error() {
     }
 #endif
     return kNaN;
+}
+
+std::string bench_opencv_unavailable_reason(Device device) {
+    if (device != Device::cpu) return "the OpenCV baselines run on the CPU only";
+#ifdef CASCADE_HAVE_OPENCV
+    return "";
+#else
+    return "this build has no OpenCV baseline (OpenCV was not found at configure time)";
+#endif
+}
+
+double opencv_self_check_error(const std::string &op) {
+    const std::string why = bench_opencv_unavailable_reason(Device::cpu);
+    if (!why.empty()) throw Error("the OpenCV self-check cannot run: " + why);
+#ifdef CASCADE_HAVE_OPENCV
+    if (op == "cv-gaussian") return baselines::opencv_gaussian_self_check(kBenchGaussianSigma);
+    if (op == "cv-integral") return baselines::opencv_integral_self_check();
+#endif
+    throw Error("no OpenCV self-check for '" + op + "'");
 }
 
 std::vector<BenchResult> run_benchmark(const std::vector<BenchCase> &cases, const BenchOptions &options) {

@@ -14,7 +14,8 @@ namespace cascade {
 inline constexpr double kBenchGaussianSigma = 4.0;
 
 struct BenchCase {
-    // "copy", "sat", "cub-sat" (CUDA only), "iir", "gaussian" or "cufft-gaussian" (CUDA only)
+    // "copy", "sat", "cub-sat" (CUDA only), "iir", "gaussian", "cufft-gaussian" (CUDA only),
+    // "cv-gaussian" or "cv-integral" (OpenCV on the CPU, where the build found it)
     std::string op;
     // sat: a parse_sat_algorithm name; iir: "<rt|4|5|6>-<order1|order3>"; gaussian: a
     // parse_gaussian_method name (vanvliet, deriche2, deriche4, twoway); else "". iir and
@@ -54,7 +55,7 @@ std::vector<BenchResult> run_benchmark(const std::vector<BenchCase> &cases, cons
 // The ops in their default order, and each op's variants (one empty name for ops with none).
 const std::vector<std::string> &bench_ops();
 std::vector<std::string> bench_variants(const std::string &op);
-// copy, sat, cub-sat, cufft-gaussian: 8; iir, gaussian: 12, or for 8/16-bit samples 3 and 6.
+// copy, sat, cub-sat, cufft-gaussian, cv-gaussian, cv-integral: 8; iir, gaussian: 12, or for 8/16-bit samples 3 and 6.
 double bench_bytes_per_pixel(const std::string &op, const std::string &variant = "");
 
 // An iir or gaussian variant split into its name and suffixes: the samples' type ("-u8",
@@ -72,6 +73,15 @@ std::string bench_cuda_unavailable_reason();
 // Empty when the cufft-gaussian case can run here: CUDA cases can, the build has the cuFFT
 // baseline, and cuFFT loads (bench/baselines/cufft_library.h); otherwise why not.
 std::string bench_cufft_unavailable_reason();
+
+// Empty when the OpenCV baselines (cv-gaussian, cv-integral) can run on `device`: the CPU, in a
+// build that found OpenCV; otherwise why not.
+std::string bench_opencv_unavailable_reason(Device device);
+
+// An OpenCV baseline's self-check (op cv-gaussian or cv-integral) on a 67×45 random image: max
+// |error| ÷ max |reference| against the same operation in double. Throws cascade::Error when it
+// cannot run here.
+double opencv_self_check_error(const std::string &op);
 
 // The CUB baseline's self-check on a 67×45 random image: max |error| ÷ max |reference| against a
 // double SAT. Throws cascade::Error, saying why, when it cannot run here.

@@ -1,15 +1,26 @@
-# cascade_add_variant(<name> ORDER <r> GENERATOR <gen> FROM <exe> [PARAMS <k=v>...])
+# cascade_add_variant(<name> ORDER <r> GENERATOR <gen> FROM <exe> [DEVICES <cpu|cuda>...] [PARAMS <k=v>...])
 #
-# Builds the AOT libraries <name>_o<r>_cpu and, with CASCADE_CUDA, <name>_o<r>_cuda, all sharing
+# Builds the AOT libraries <name>_o<r>_cpu and, with CASCADE_CUDA, <name>_o<r>_cuda (of those, the
+# DEVICES named, where given), all sharing
 # a single Halide runtime. Each library is appended to the global property
 # CASCADE_HALIDE_LIBRARIES and a row per library to CASCADE_VARIANT_ROWS, from which
 # runtime/CMakeLists.txt generates the dispatch table. <r> is what the runtime matches a filter
 # against: the order of a direct-form variant, the section count of a sectioned one.
 function(cascade_add_variant NAME)
-  cmake_parse_arguments(ARG "" "ORDER;GENERATOR;FROM" "PARAMS" ${ARGN})
+  cmake_parse_arguments(ARG "" "ORDER;GENERATOR;FROM" "PARAMS;DEVICES" ${ARGN})
   set(devices cpu)
   if(CASCADE_CUDA)
     list(APPEND devices cuda)
+  endif()
+  # DEVICES: a realisation built for some devices only (the CPU's strips).
+  if(ARG_DEVICES)
+    set(devices_wanted ${devices})
+    set(devices "")
+    foreach(dev IN LISTS devices_wanted)
+      if(dev IN_LIST ARG_DEVICES)
+        list(APPEND devices ${dev})
+      endif()
+    endforeach()
   endif()
   foreach(dev IN LISTS devices)
     set(lib ${NAME}_o${ARG_ORDER}_${dev})

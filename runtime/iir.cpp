@@ -11,6 +11,7 @@
 #include "line_filter.h"
 #include "names.h"
 #include "pipeline_call.h"
+#include "strips.h"
 #include "tile_matrices.h"
 
 namespace cascade {
@@ -31,7 +32,8 @@ constexpr Named<Form> kForms[] = {
     {Form::automatic, "auto"}, {Form::direct, "direct"}, {Form::sections, "sections"}};
 constexpr Named<Algorithm> kAlgorithms[] = {{Algorithm::automatic, "auto"}, {Algorithm::rt, "rt"},
                                             {Algorithm::a2, "2"},           {Algorithm::a4, "4"},
-                                            {Algorithm::a5, "5"},           {Algorithm::a6, "6"}};
+                                            {Algorithm::a5, "5"},           {Algorithm::a6, "6"},
+                                            {Algorithm::strips, "strips"}};
 
 }  // namespace
 
@@ -141,13 +143,31 @@ struct VariantChoice {
     int needed = 0;
     Algorithm algorithm = Algorithm::automatic;
     bool level = false;  // filtered about the image's level
+    int overlap = -1;    // strips: rows each strip's column window reaches past it
 };
+
+constexpr const char *kStripsVariant = "iir_strips_sections";
+
+// The overlap of the column passes as the strips run them, or −1 where they do not apply.
+int column_overlap(const Filter2D &filter) {
+    return strips_overlap(variant_sections(filter.vertical, false, int(to_sections(filter.vertical).size())));
+}
+
+// What `automatic` runs: on the CPU the strips where they apply and the build has them, else a6.
+Algorithm automatic_algorithm(const Filter2D &filter, Boundary boundary, SampleType samples, bool margin,
+                              Device device) {
+    if (device != Device::cpu || boundary != Boundary::none || samples != SampleType::f32 || margin)
+        return Algorithm::a6;
+    const int sections = std::max(needed_order(filter.vertical, false), needed_order(filter.horizontal, false));
+    if (!lookup_variant(kStripsVariant, sections, Device::cpu)) return Algorithm::a6;
+    return column_overlap(filter) >= 0 ? Algorithm::strips : Algorithm::a6;
+}
 
 // Throws cascade::Error for combinations no build holds (not for a variant this build lacks).
 VariantChoice choose_variant(const Filter2D &filter, Form form, Algorithm algorithm, Boundary boundary,
-                             SampleType samples, bool margin = false) {
+                             SampleType samples, Device device, bool margin = false) {
     const bool exact = boundary != Boundary::none;
-    if (algorithm == Algorithm::automatic) algorithm = Algorithm::a6;
+    if (algorithm == Algorithm::automatic) algorithm = automatic_algorithm(filter, boundary, samples, margin, device);
     // Algorithm 5 does the column carries' dot products inside the rows' serial step. With exact
     // boundaries Halide 14 does not build that correctly: the CUDA variant's rows come out wrong
     // near the far edges (to 5e-2 on 65x64; right with the products computed first, which is
@@ -161,6 +181,12 @@ VariantChoice choose_variant(const Filter2D &filter, Form form, Algorithm algori
         throw Error(std::string("boundary '") + boundary_name(boundary) +
                     "' runs with algorithms rt, 4 and 6; algorithm 2 (the comparison variant) takes boundary "
                     "none");
+    if (algorithm == Algorithm::strips) {
+        if (device != Device::cpu) throw Error("algorithm strips runs on the CPU only");
+        if (exact || margin)
+            throw Error(std::string("boundary '") + boundary_name(boundary) +
+                        "' runs with algorithms rt, 4 and 6; algorithm strips takes boundary none");
+    }
     if (samples != SampleType::f32 && samples != SampleType::u8 && samples != SampleType::u16)
         throw Error(std::string("the filters read float32, uint8 or uint16 samples, not ") +
                     sample_name(samples));
@@ -173,6 +199,16 @@ VariantChoice choose_variant(const Filter2D &filter, Form form, Algorithm algori
     choice.direct = form == Form::direct;
     if (algorithm == Algorithm::rt) {
         choice.name = choice.direct ? "iir_rt" : "iir_rt_sections";
+    } else if (algorithm == Algorithm::strips) {
+        if (choice.direct && order > 2)
+            throw Error("the direct form of order " + std::to_string(order) +
+                        " runs only with --algorithm rt; algorithm strips uses sections");
+        choice.direct = false;  // order ≤ 2: the direct form is one section
+        choice.name = kStripsVariant;
+        choice.overlap = column_overlap(filter);
+        if (choice.overlap < 0)
+            throw Error("the vertical filter's response fades too slowly for algorithm strips (past " +
+                        std::to_string(kStripsMaxOverlap) + " rows); use algorithm 6");
     } else {
         choice.name = std::string("iir_a") + algorithm_name(algorithm);
         // The block-parallel direct form is built for order 1; order 2 is one section of order 2.
@@ -203,7 +239,7 @@ bool converts_samples(const Filter2D &filter, const IirOptions &options, SampleT
     if (options.algorithm != Algorithm::automatic && options.algorithm != Algorithm::a6) return false;
     try {
         const VariantChoice choice =
-            choose_variant(filter, options.form, options.algorithm, options.boundary, samples);
+            choose_variant(filter, options.form, options.algorithm, options.boundary, samples, device);
         return lookup_variant(choice.name, choice.needed, device) != nullptr;
     } catch (const Error &) {
         return false;  // the float plan then says what is wrong
@@ -224,13 +260,14 @@ IirPlan::IirPlan(const Filter2D &filter, int width, int height, Form form, Algor
     require_stable(filter.vertical);
     require_stable(filter.horizontal);
     const bool exact = boundary != Boundary::none;
-    const VariantChoice choice = choose_variant(filter, form, algorithm, boundary, samples, margin > 0);
+    const VariantChoice choice = choose_variant(filter, form, algorithm, boundary, samples, device, margin > 0);
     algorithm = choice.algorithm;
     variant_ = &find_variant(choice.name, choice.needed, device);
     const auto vertical = variant_sections(filter.vertical, choice.direct, variant_->order);
     const auto horizontal = variant_sections(filter.horizontal, choice.direct, variant_->order);
     add_filter_scalars(scalars_, vertical, "gain_y", "feedback_y_");
     add_filter_scalars(scalars_, horizontal, "gain_x", "feedback_x_");
+    if (algorithm == Algorithm::strips) scalars_["overlap"] = float(choice.overlap);
     if (exact) {
         if (choice.level) scalars_["level_gain"] = float(dc_response(vertical) * dc_response(horizontal));
         if (margin > 0) {
@@ -242,7 +279,7 @@ IirPlan::IirPlan(const Filter2D &filter, int width, int height, Form form, Algor
         edges_->y = std::make_unique<EdgeTables>(vertical, height, boundary, tile);
         edges_->x = std::make_unique<EdgeTables>(horizontal, width, boundary, tile);
     }
-    if (algorithm != Algorithm::rt) {
+    if (algorithm != Algorithm::rt && algorithm != Algorithm::strips) {
         constexpr int b = CASCADE_IIR_TILE;  // the build's tile size; the pipeline checks the tables' shape
         tables_ = std::make_unique<Tables>();
         tables_->vertical = tiled_table(vertical, b, height);

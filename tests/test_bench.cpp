@@ -210,6 +210,39 @@ TEST(Bench, CufftGaussianOnTheCpuSaysWhy) {
     EXPECT_EQ(results[0].note, "unavailable: cufft-gaussian runs on CUDA only");
 }
 
+// OpenCV's Gaussian and integral image run beside ours on the CPU where the build found OpenCV:
+// measured, their self-checks within float rounding, the integral's table checked in full.
+TEST(Bench, OpenCvBaselinesRunOnTheCpu) {
+    const std::string why = bench_opencv_unavailable_reason(Device::cpu);
+    if (!why.empty()) GTEST_SKIP() << why;
+    const auto results = run_benchmark({{"copy", "", 67, 45, Device::cpu},
+                                        {"cv-gaussian", "", 67, 45, Device::cpu},
+                                        {"cv-integral", "", 67, 45, Device::cpu}},
+                                       quick());
+    expect_all_consistent(results);
+    for (size_t i = 1; i < results.size(); i++) {
+        EXPECT_NE(results[i].note.find("self-check 67x45"), std::string::npos) << results[i].note;
+        EXPECT_NE(results[i].note.find("OpenCV "), std::string::npos) << results[i].note;
+    }
+    EXPECT_NE(results[2].note.find("check: max error"), std::string::npos) << results[2].note;
+    EXPECT_LE(opencv_self_check_error("cv-gaussian"), 1e-5);
+    EXPECT_LE(opencv_self_check_error("cv-integral"), 1e-5);
+}
+
+TEST(Bench, OpenCvBaselinesSayWhyElsewhere) {
+    const auto results = run_benchmark({{"cv-gaussian", "", kWidth, kHeight, Device::cuda},
+                                        {"cv-integral", "", kWidth, kHeight, Device::cuda}},
+                                       quick());
+    for (const BenchResult &r : results) {
+        EXPECT_FALSE(measured(r));
+        EXPECT_TRUE(starts_with(r.note, "unavailable: ")) << r.note;
+    }
+    EXPECT_EQ(bench_bytes_per_pixel("cv-gaussian"), 8);
+    EXPECT_EQ(bench_bytes_per_pixel("cv-integral"), 8);
+    if (!bench_opencv_unavailable_reason(Device::cpu).empty())
+        EXPECT_THROW(opencv_self_check_error("cv-gaussian"), std::exception);
+}
+
 TEST(Bench, RejectsNoRepetitions) {
     BenchOptions options = quick();
     options.repetitions = 0;

@@ -217,10 +217,13 @@ Command add_bench_command(CLI::App &app) {
         ", by method: vanvliet, deriche2 and deriche4\n"
         "(an FIR pass, then the all-pole passes), twoway; automatic algorithm; 12 B/px), cufft-gaussian "
         "(the\n"
-        "Gaussian's FFT convolution with cuFFT, CUDA only; 8 B/px). Cases that cannot run say why in\n"
+        "Gaussian's FFT convolution with cuFFT, CUDA only; 8 B/px), cv-gaussian and cv-integral (OpenCV's\n"
+        "GaussianBlur at the same sigma and float integral image, CPU only, where the build found OpenCV;\n"
+        "8 B/px). Cases that cannot run say why in\n"
         "their note (unavailable, not built); exit status 1 when a case failed. docs/bench.md.");
     cmd->add_option("--op", args->ops,
-                    "Ops, comma-separated: copy, sat, cub-sat, iir, gaussian, cufft-gaussian")
+                    "Ops, comma-separated: copy, sat, cub-sat, iir, gaussian, cufft-gaussian, cv-gaussian, "
+                    "cv-integral")
         ->delimiter(',')
         ->check(CLI::IsMember(bench_ops()))
         ->capture_default_str();
@@ -248,7 +251,7 @@ Command add_bench_command(CLI::App &app) {
     cmd->add_option("--seed", args->options.seed, "Seed of the random input")->capture_default_str();
     cmd->add_flag(
         "--check", args->options.check,
-        "Also compare the copy, sat, cub-sat and gaussian outputs with a double-precision reference (the "
+        "Also compare the copy, sat, cub-sat, cv-integral and gaussian outputs with a double-precision reference (the "
         "baselines' small-image self-checks run always)");
     cmd->add_flag("--json", args->json,
                   "One JSON object per line (a header, then one per case) instead of a table");

@@ -48,8 +48,9 @@ void add_filter_options(CLI::App &command, FilterOptions &options) {
             "How the image is traversed: rt (sequential scans, the baseline), 4, 5 or 6 (block-parallel, "
             "overlapped: Nehab et al.; docs/algorithms.md), 2 (block-parallel, not overlapped: the "
             "comparison "
-            "point, boundary none); auto picks 6")
-        ->check(CLI::IsMember({"auto", "rt", "2", "4", "5", "6"}))
+            "point, boundary none), strips (the CPU's row strips with overlapped column windows, boundary "
+            "none); auto picks strips on the CPU where they apply, else 6")
+        ->check(CLI::IsMember({"auto", "rt", "2", "4", "5", "6", "strips"}))
         ->capture_default_str();
 }
 

@@ -28,10 +28,13 @@ Form parse_form(const std::string &text);  // "auto", "direct", "sections"
 // How the image is traversed: `rt`, one sequential scan per column then per row (the baseline);
 // `a4`, `a5`, `a6`, the block-parallel algorithms 4 and 5 of Nehab et al. 2011 and 6 of Nehab &
 // Maximo 2016 (docs/algorithms.md); `a2`, their algorithm 2, blocked but not overlapped, the
-// comparison point (boundary none only). `automatic`: a6.
-enum class Algorithm { automatic, rt, a2, a4, a5, a6 };
+// comparison point (boundary none only); `strips`, the CPU's row strips with overlapped column
+// windows (boundary none, float32; docs/algorithms.md). `automatic`: on the CPU strips where they
+// apply (boundary none, float32 samples, a response that fades within kStripsMaxOverlap rows),
+// else a6.
+enum class Algorithm { automatic, rt, a2, a4, a5, a6, strips };
 
-Algorithm parse_algorithm(const std::string &text);  // "auto", "rt", "2", "4", "5", "6"
+Algorithm parse_algorithm(const std::string &text);  // "auto", "rt", "2", "4", "5", "6", "strips"
 const char *algorithm_name(Algorithm algorithm);     // the same names
 
 struct IirOptions {
