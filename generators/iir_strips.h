@@ -19,21 +19,17 @@
 
 namespace cascade {
 
-// One pass of the strip: its Func and the reduction it scans.
-struct StripPass {
-    Halide::Func func;
-    Halide::RDom scan;
-};
-
 struct IirStripsFuncs {
-    // Column passes on (x, j, strip, c), j the row within the window: causal sections, then
-    // anticausal ones.
-    std::vector<StripPass> columns;
-    Halide::Func columns_done;  // (x, y, c): the column passes' result on the image's rows
-    Halide::Func rows_in;       // (x, y, c): what the row passes read (columns_done, restaged)
-    std::vector<StripPass> rows;  // row passes on (x, y, c): causal, then anticausal
-    Halide::Func output;          // (x, y, c): the last row pass, restaged in the image's layout
-    int strip = 0;
+    // (x, j, strip, c), j the row within the strip's window: its input, then the column passes
+    // in place, one update each (causal sections, then anticausal ones) over `column_scans`.
+    Halide::Func columns;
+    std::vector<Halide::RDom> column_scans;
+    // (x, y, c): the strip's rows of `columns`, then the row passes in place (causal, then
+    // anticausal) over `row_scans`.
+    Halide::Func rows;
+    std::vector<Halide::RDom> row_scans;
+    Halide::Func output;  // (x, y, c): `rows` in the image's layout
+    Halide::Expr strip;  // rows per strip
 };
 
 // Defines `output` (x, y, c) as the filter of `input` with `vertical` down the columns and
@@ -41,6 +37,6 @@ struct IirStripsFuncs {
 // coefficients (each direction's first section applies the gain, as in recursive_filter.h).
 IirStripsFuncs iir_strips(Halide::Func input, Halide::Func output, Halide::Expr width, Halide::Expr height,
                           const std::vector<Coefficients> &vertical, const std::vector<Coefficients> &horizontal,
-                          Halide::Expr overlap, int strip);
+                          Halide::Expr overlap, Halide::Expr strip);
 
 }  // namespace cascade

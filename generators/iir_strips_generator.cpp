@@ -1,7 +1,7 @@
 // Row strips with overlapped column windows (generators/iir_strips.h): the CPU's realisation of a
 // separable causal–anticausal filter with boundary none. The coefficients and the overlap are
-// run-time inputs (runtime/strips.h chooses the overlap); the section count and the strip height
-// are build parameters. sections = S: S sections of order 2 (a_1, a_2 each), the gain on the first.
+// run-time inputs (runtime/strips.h chooses the overlap and the strips' height); the section count
+// is a build parameter. sections = S: S sections of order 2 (a_1, a_2 each), the gain on the first.
 #include <stdexcept>
 
 #include "generators/iir_strips.h"
@@ -15,9 +15,6 @@ using cascade::Coefficients;
 class IirStrips : public Generator<IirStrips> {
 public:
     GeneratorParam<int> sections{"sections", 1, 1, 16};
-    // Rows per strip. 4096², 2 cores, van Vliet σ 4 (2 sections, overlap 60): 32 rows 39.6 ms,
-    // 64 rows 33.5 ms, 128 rows 43.3 ms (past the L2 the strip's rows no longer fit).
-    GeneratorParam<int> strip{"strip", 64};
 
     Input<Buffer<float>> input{"input", 3};
     Input<float> gain_y{"gain_y"};
@@ -25,6 +22,7 @@ public:
     Input<float> gain_x{"gain_x"};
     Input<float[]> feedback_x{"feedback_x"};
     Input<int> overlap{"overlap"};
+    Input<int> strip{"strip"};  // rows per strip, a multiple of 32 (runtime/strips.h)
     Output<Buffer<float>> output{"output", 3};
 
     void generate() {

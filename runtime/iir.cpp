@@ -267,7 +267,10 @@ IirPlan::IirPlan(const Filter2D &filter, int width, int height, Form form, Algor
     const auto horizontal = variant_sections(filter.horizontal, choice.direct, variant_->order);
     add_filter_scalars(scalars_, vertical, "gain_y", "feedback_y_");
     add_filter_scalars(scalars_, horizontal, "gain_x", "feedback_x_");
-    if (algorithm == Algorithm::strips) scalars_["overlap"] = float(choice.overlap);
+    if (algorithm == Algorithm::strips) {
+        scalars_["overlap"] = float(choice.overlap);
+        scalars_["strip"] = float(strips_height(choice.overlap));
+    }
     if (exact) {
         if (choice.level) scalars_["level_gain"] = float(dc_response(vertical) * dc_response(horizontal));
         if (margin > 0) {

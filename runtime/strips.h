@@ -16,6 +16,11 @@ inline constexpr double kStripsTail = 1e-9;
 // 127 ms.
 inline constexpr int kStripsMaxOverlap = 256;
 
+// Rows per strip for an overlap: taller strips spread the windows' extra column steps (3·overlap
+// per strip and section) over more rows, but their rows must stay in the core's cache. A multiple
+// of 64, the row passes' group of vectors (schedules/strips_schedule.cpp).
+int strips_height(int overlap);
+
 // The overlap of the causal cascade of `sections` (as the pipeline runs them): the fewest samples
 // n with Σ_{i≥n}|h_i| ≤ kStripsTail · Σ|h_i|, or −1 when that is past kStripsMaxOverlap.
 int strips_overlap(const std::vector<RecursiveFilter> &sections);
