@@ -374,7 +374,8 @@ std::function<void()> prepare(const BenchCase &c, Workspace &ws) {
     if (c.op == "cv-integral") return ws.cv_integral();
     if (c.op != "sat")
         throw Skip{
-            "unknown op (expected copy, sat, cub-sat, iir, gaussian, cufft-gaussian, cv-gaussian or cv-integral)"};
+            "unknown op (expected copy, sat, cub-sat, iir, gaussian, cufft-gaussian, cv-gaussian or "
+            "cv-integral)"};
     SatAlgorithm algorithm;
     try {
         algorithm = parse_sat_algorithm(c.variant);
@@ -457,7 +458,7 @@ void append_self_check(BenchResult &r) {
     const bool fft = r.c.op == "cufft-gaussian", cv = r.c.op.rfind("cv-", 0) == 0;
     if (r.c.op != "cub-sat" && !fft && !cv) return;
     try {
-        const double error = fft ? cufft_gaussian_self_check_error()
+        const double error = fft  ? cufft_gaussian_self_check_error()
                              : cv ? opencv_self_check_error(r.c.op)
                                   : cub_sat_self_check_error();
         const double tolerance = fft ? kFftSelfCheckTolerance : kSelfCheckTolerance;
@@ -524,18 +525,18 @@ void run_group(std::vector<BenchResult> &results, const std::vector<size_t> &gro
 bool measured(const BenchResult &result) { return std::isfinite(result.median_ms) && result.median_ms > 0; }
 
 const std::vector<std::string> &bench_ops() {
-    static const std::vector<std::string> ops = {"copy",     "sat",          "cub-sat",     "iir",
-                                                 "gaussian", "cufft-gaussian", "cv-gaussian", "cv-integral"};
+    static const std::vector<std::string> ops = {
+        "copy", "sat", "cub-sat", "iir", "gaussian", "cufft-gaussian", "cv-gaussian", "cv-integral"};
     return ops;
 }
 
 std::vector<std::string> bench_variants(const std::string &op) {
     if (op == "sat") return {"naive", "overlapped", "2r1w", "1r1w", "1r1w-split"};
     if (op == "iir")
-        return {"rt-order1",    "rt-order3",    "2-order1",     "2-order3",    "4-order1",
-                "4-order3",     "5-order1",     "5-order3",     "6-order1",    "6-order3",
-                "strips-order1", "strips-order3", "line1-order1", "line3-order1", "line1-order3",
-                "line3-order3"};
+        return {"rt-order1",    "rt-order3",    "2-order1",      "2-order3",
+                "4-order1",     "4-order3",     "5-order1",      "5-order3",
+                "6-order1",     "6-order3",     "strips-order1", "strips-order3",
+                "line1-order1", "line3-order1", "line1-order3",  "line3-order3"};
     if (op == "gaussian") return {"vanvliet", "deriche2", "deriche4", "twoway"};
     return {""};
 }

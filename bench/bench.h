@@ -55,7 +55,8 @@ std::vector<BenchResult> run_benchmark(const std::vector<BenchCase> &cases, cons
 // The ops in their default order, and each op's variants (one empty name for ops with none).
 const std::vector<std::string> &bench_ops();
 std::vector<std::string> bench_variants(const std::string &op);
-// copy, sat, cub-sat, cufft-gaussian, cv-gaussian, cv-integral: 8; iir, gaussian: 12, or for 8/16-bit samples 3 and 6.
+// copy, sat, cub-sat, cufft-gaussian, cv-gaussian, cv-integral: 8; iir, gaussian: 12, or for 8/16-bit samples
+// 3 and 6.
 double bench_bytes_per_pixel(const std::string &op, const std::string &variant = "");
 
 // An iir or gaussian variant split into its name and suffixes: the samples' type ("-u8",

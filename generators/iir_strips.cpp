@@ -20,7 +20,8 @@ Expr recursion(const Coefficients &k, Expr in, const std::function<Expr(int)> &e
 
 }  // namespace
 
-IirStripsFuncs iir_strips(Func input, Func output, Expr width, Expr height, const std::vector<Coefficients> &vertical,
+IirStripsFuncs iir_strips(Func input, Func output, Expr width, Expr height,
+                          const std::vector<Coefficients> &vertical,
                           const std::vector<Coefficients> &horizontal, Expr overlap, Expr strip) {
     IirStripsFuncs f;
     f.strip = strip;

@@ -29,14 +29,15 @@ struct IirStripsFuncs {
     Halide::Func rows;
     std::vector<Halide::RDom> row_scans;
     Halide::Func output;  // (x, y, c): `rows` in the image's layout
-    Halide::Expr strip;  // rows per strip
+    Halide::Expr strip;   // rows per strip
 };
 
 // Defines `output` (x, y, c) as the filter of `input` with `vertical` down the columns and
 // `horizontal` along the rows, each a cascade of causal then anticausal passes of the given
 // coefficients (each direction's first section applies the gain, as in recursive_filter.h).
 IirStripsFuncs iir_strips(Halide::Func input, Halide::Func output, Halide::Expr width, Halide::Expr height,
-                          const std::vector<Coefficients> &vertical, const std::vector<Coefficients> &horizontal,
-                          Halide::Expr overlap, Halide::Expr strip);
+                          const std::vector<Coefficients> &vertical,
+                          const std::vector<Coefficients> &horizontal, Halide::Expr overlap,
+                          Halide::Expr strip);
 
 }  // namespace cascade

@@ -30,10 +30,9 @@ namespace {
 
 constexpr Named<Form> kForms[] = {
     {Form::automatic, "auto"}, {Form::direct, "direct"}, {Form::sections, "sections"}};
-constexpr Named<Algorithm> kAlgorithms[] = {{Algorithm::automatic, "auto"}, {Algorithm::rt, "rt"},
-                                            {Algorithm::a2, "2"},           {Algorithm::a4, "4"},
-                                            {Algorithm::a5, "5"},           {Algorithm::a6, "6"},
-                                            {Algorithm::strips, "strips"}};
+constexpr Named<Algorithm> kAlgorithms[] = {
+    {Algorithm::automatic, "auto"}, {Algorithm::rt, "rt"}, {Algorithm::a2, "2"},         {Algorithm::a4, "4"},
+    {Algorithm::a5, "5"},           {Algorithm::a6, "6"},  {Algorithm::strips, "strips"}};
 
 }  // namespace
 
@@ -158,7 +157,8 @@ Algorithm automatic_algorithm(const Filter2D &filter, Boundary boundary, SampleT
                               Device device) {
     if (device != Device::cpu || boundary != Boundary::none || samples != SampleType::f32 || margin)
         return Algorithm::a6;
-    const int sections = std::max(needed_order(filter.vertical, false), needed_order(filter.horizontal, false));
+    const int sections =
+        std::max(needed_order(filter.vertical, false), needed_order(filter.horizontal, false));
     if (!lookup_variant(kStripsVariant, sections, Device::cpu)) return Algorithm::a6;
     return column_overlap(filter) >= 0 ? Algorithm::strips : Algorithm::a6;
 }
@@ -167,7 +167,8 @@ Algorithm automatic_algorithm(const Filter2D &filter, Boundary boundary, SampleT
 VariantChoice choose_variant(const Filter2D &filter, Form form, Algorithm algorithm, Boundary boundary,
                              SampleType samples, Device device, bool margin = false) {
     const bool exact = boundary != Boundary::none;
-    if (algorithm == Algorithm::automatic) algorithm = automatic_algorithm(filter, boundary, samples, margin, device);
+    if (algorithm == Algorithm::automatic)
+        algorithm = automatic_algorithm(filter, boundary, samples, margin, device);
     // Algorithm 5 does the column carries' dot products inside the rows' serial step. With exact
     // boundaries Halide 14 does not build that correctly: the CUDA variant's rows come out wrong
     // near the far edges (to 5e-2 on 65x64; right with the products computed first, which is
@@ -182,7 +183,9 @@ VariantChoice choose_variant(const Filter2D &filter, Form form, Algorithm algori
                     "' runs with algorithms rt, 4 and 6; algorithm 2 (the comparison variant) takes boundary "
                     "none");
     if (algorithm == Algorithm::strips) {
-        if (device != Device::cpu) throw Error("algorithm strips runs on the CPU only");
+        if (device != Device::cpu)
+            throw Error(std::string("no ") + device_name(device) + " variant of " + kStripsVariant +
+                        ": algorithm strips runs on the CPU only");
         if (exact || margin)
             throw Error(std::string("boundary '") + boundary_name(boundary) +
                         "' runs with algorithms rt, 4 and 6; algorithm strips takes boundary none");
@@ -260,7 +263,8 @@ IirPlan::IirPlan(const Filter2D &filter, int width, int height, Form form, Algor
     require_stable(filter.vertical);
     require_stable(filter.horizontal);
     const bool exact = boundary != Boundary::none;
-    const VariantChoice choice = choose_variant(filter, form, algorithm, boundary, samples, device, margin > 0);
+    const VariantChoice choice =
+        choose_variant(filter, form, algorithm, boundary, samples, device, margin > 0);
     algorithm = choice.algorithm;
     variant_ = &find_variant(choice.name, choice.needed, device);
     const auto vertical = variant_sections(filter.vertical, choice.direct, variant_->order);

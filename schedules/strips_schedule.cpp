@@ -52,7 +52,9 @@ void schedule_strips_cpu(IirStripsFuncs &f) {
     const Var cx = f.columns.args()[0];
     f.columns.compute_at(f.rows, tile).vectorize(cx, kLanes, TailStrategy::GuardWithIf);
     for (size_t n = 0; n < f.column_scans.size(); n++)
-        f.columns.update(int(n)).reorder(cx, f.column_scans[n].x).vectorize(cx, kLanes, TailStrategy::GuardWithIf);
+        f.columns.update(int(n))
+            .reorder(cx, f.column_scans[n].x)
+            .vectorize(cx, kLanes, TailStrategy::GuardWithIf);
 }
 
 }  // namespace cascade

@@ -45,7 +45,8 @@ void expect_all_consistent(const std::vector<BenchResult> &results) {
         if (starts_with(r.note, "not built")) continue;
         const BenchResult *copy = &results.front();
         for (const BenchResult &c : results)
-            if (c.c.op == "copy" && c.c.width == r.c.width && c.c.height == r.c.height && c.c.device == r.c.device)
+            if (c.c.op == "copy" && c.c.width == r.c.width && c.c.height == r.c.height &&
+                c.c.device == r.c.device)
                 copy = &c;
         expect_consistent(r, *copy);
     }

@@ -46,9 +46,9 @@ std::string size_name(int width, int height) { return std::to_string(width) + "x
 // and the 8-lane vectors, single rows and columns, primes, 1×1, very wide and very tall.
 TEST(Strips, MatchesDoubleReferenceOnAwkwardSizes) {
     auto rng = rng_for_test();
-    const int sizes[][2] = {{1, 1},  {37, 1},   {1, 37},  {2, 2},     {3, 5},   {7, 9},  {31, 29},
-                            {8, 64}, {65, 63},  {9, 65},  {67, 131},  {127, 61}, {257, 193},
-                            {2000, 3}, {3, 2000}, {17, 129}};
+    const int sizes[][2] = {{1, 1},     {37, 1},   {1, 37},   {2, 2},   {3, 5},    {7, 9},
+                            {31, 29},   {8, 64},   {65, 63},  {9, 65},  {67, 131}, {127, 61},
+                            {257, 193}, {2000, 3}, {3, 2000}, {17, 129}};
     for (int order = 1; order <= 8; order++)
         for (bool complex_poles : {false, true}) {
             if (complex_poles && order == 1) continue;
@@ -58,7 +58,8 @@ TEST(Strips, MatchesDoubleReferenceOnAwkwardSizes) {
                                           random_stable_filter(rng, order, 0.85, complex_poles)};
                     const Image input = random_image(rng, size[0], size[1], channels);
                     expect_matches_reference(input, filtered(input, filter, Algorithm::strips), filter,
-                                             "order " + std::to_string(order) + (complex_poles ? " complex " : " ") +
+                                             "order " + std::to_string(order) +
+                                                 (complex_poles ? " complex " : " ") +
                                                  size_name(size[0], size[1]));
                 }
         }
@@ -76,7 +77,8 @@ TEST(Strips, WindowsReachingOverSeveralStripsAndBothEdges) {
     const Filter2D filter{slow, random_stable_filter(rng, 3, 0.8, true)};
     for (int height : {1, 63, 64, 65, 127, 128, 129, 300, 517}) {
         const Image input = random_image(rng, 23, height, 2);
-        expect_matches_reference(input, filtered(input, filter, Algorithm::strips), filter, size_name(23, height));
+        expect_matches_reference(input, filtered(input, filter, Algorithm::strips), filter,
+                                 size_name(23, height));
     }
 }
 
@@ -133,8 +135,8 @@ TEST(StripsOverlap, SlowFiltersHaveNone) {
 const Variant &planned(const Filter2D &filter, Algorithm algorithm, Boundary boundary,
                        SampleType samples = SampleType::f32) {
     static std::vector<std::unique_ptr<IirPlan>> plans;
-    plans.push_back(std::make_unique<IirPlan>(filter, 40, 30, Form::automatic, algorithm, Device::cpu, boundary,
-                                              samples));
+    plans.push_back(std::make_unique<IirPlan>(filter, 40, 30, Form::automatic, algorithm, Device::cpu,
+                                              boundary, samples));
     return plans.back()->variant();
 }
 
@@ -164,17 +166,20 @@ TEST(Strips, RefusesWhatItCannotRunSayingWhy) {
         }
         return std::string("no error");
     };
-    EXPECT_NE(message([&] { IirPlan({f, f}, 9, 9, Form::automatic, Algorithm::strips, Device::cpu, Boundary::reflect); })
-                  .find("takes boundary none"),
+    EXPECT_NE(message([&] {
+                  IirPlan({f, f}, 9, 9, Form::automatic, Algorithm::strips, Device::cpu, Boundary::reflect);
+              }).find("takes boundary none"),
               std::string::npos);
-    EXPECT_NE(message([&] { IirPlan({f, f}, 9, 9, Form::automatic, Algorithm::strips, Device::cuda); })
-                  .find("CPU only"),
+    EXPECT_NE(message([&] {
+                  IirPlan({f, f}, 9, 9, Form::automatic, Algorithm::strips, Device::cuda);
+              }).find("CPU only"),
               std::string::npos);
     RecursiveFilter slow;
     slow.gain = 0.001;
     slow.feedback = {-0.999};
-    EXPECT_NE(message([&] { IirPlan({slow, f}, 9, 9, Form::automatic, Algorithm::strips, Device::cpu); })
-                  .find("fades too slowly"),
+    EXPECT_NE(message([&] {
+                  IirPlan({slow, f}, 9, 9, Form::automatic, Algorithm::strips, Device::cpu);
+              }).find("fades too slowly"),
               std::string::npos);
     EXPECT_EQ(parse_algorithm("strips"), Algorithm::strips);
     EXPECT_STREQ(algorithm_name(Algorithm::strips), "strips");

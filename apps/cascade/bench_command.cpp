@@ -210,8 +210,8 @@ Command add_bench_command(CLI::App &app) {
         "SAT variants; 8 B/px), cub-sat (a two-pass CUB SAT, CUDA only; 8 B/px), iir (ALG-order1: a1 =\n"
         "-0.5; ALG-order3: the van Vliet Gaussian, sigma " +
         std::string(sigma) +
-        ", as sections; ALG = rt, 4, 5, 6, and on 1xN or Nx1 sizes line1 (causal) or line3: the 1D\n"
-        "algorithms 1 and 3; 12 B/px),\n"
+        ", as sections; ALG = rt, 2, 4, 5, 6, strips (CPU), and on 1xN or Nx1 sizes line1 (causal) or\n"
+        "line3: the 1D algorithms 1 and 3; 12 B/px),\n"
         "gaussian (the recursive Gaussians, sigma " +
         std::string(sigma) +
         ", by method: vanvliet, deriche2 and deriche4\n"
@@ -230,7 +230,8 @@ Command add_bench_command(CLI::App &app) {
     cmd->add_option(
            "--variants", args->variants,
            "Variants of sat (naive, overlapped, 2r1w, 1r1w, 1r1w-split, auto), iir (rt-order1, "
-           "rt-order3, 4-order1, ..., 6-order3) and gaussian (vanvliet, deriche2, deriche4, twoway) "
+           "rt-order3, 4-order1, ..., 6-order3, strips-order1, strips-order3) and gaussian (vanvliet, "
+           "deriche2, deriche4, twoway) "
            "to run, comma-separated (default: all); iir and gaussian take suffixes: 8/16-bit samples "
            "converted inside the pipeline (-u8, -u16; 3 and 6 B/px), then a boundary, e.g. "
            "rt-order1-clamp, 6-order1-u8, vanvliet-u16-mirror (docs/boundaries.md)")
@@ -249,10 +250,10 @@ Command add_bench_command(CLI::App &app) {
         ->check(CLI::Range(0, 100000))
         ->capture_default_str();
     cmd->add_option("--seed", args->options.seed, "Seed of the random input")->capture_default_str();
-    cmd->add_flag(
-        "--check", args->options.check,
-        "Also compare the copy, sat, cub-sat, cv-integral and gaussian outputs with a double-precision reference (the "
-        "baselines' small-image self-checks run always)");
+    cmd->add_flag("--check", args->options.check,
+                  "Also compare the copy, sat, cub-sat, cv-integral and gaussian outputs with a "
+                  "double-precision reference (the "
+                  "baselines' small-image self-checks run always)");
     cmd->add_flag("--json", args->json,
                   "One JSON object per line (a header, then one per case) instead of a table");
     return {cmd, [args] { run(*args); }};

@@ -1,10 +1,9 @@
 #include "opencv_baselines.h"
 
+#include <cmath>
 #include <opencv2/core.hpp>
 #include <opencv2/core/utility.hpp>
 #include <opencv2/imgproc.hpp>
-
-#include <cmath>
 #include <random>
 #include <vector>
 
@@ -81,19 +80,22 @@ double opencv_gaussian_self_check(double sigma) {
     const int size = cvRound(sigma * 4 * 2 + 1) | 1, radius = size / 2;
     std::vector<double> taps(size);
     double total = 0;
-    for (int i = 0; i < size; i++) total += taps[i] = std::exp(-0.5 * (i - radius) * (i - radius) / (sigma * sigma));
+    for (int i = 0; i < size; i++)
+        total += taps[i] = std::exp(-0.5 * (i - radius) * (i - radius) / (sigma * sigma));
     for (double &t : taps) t /= total;
     std::vector<double> rows(input.size()), reference(input.size());
     for (int y = 0; y < height; y++)
         for (int x = 0; x < width; x++) {
             double sum = 0;
-            for (int i = 0; i < size; i++) sum += taps[i] * input[size_t(y) * width + reflect101(x + i - radius, width)];
+            for (int i = 0; i < size; i++)
+                sum += taps[i] * input[size_t(y) * width + reflect101(x + i - radius, width)];
             rows[size_t(y) * width + x] = sum;
         }
     for (int y = 0; y < height; y++)
         for (int x = 0; x < width; x++) {
             double sum = 0;
-            for (int i = 0; i < size; i++) sum += taps[i] * rows[size_t(reflect101(y + i - radius, height)) * width + x];
+            for (int i = 0; i < size; i++)
+                sum += taps[i] * rows[size_t(reflect101(y + i - radius, height)) * width + x];
             reference[size_t(y) * width + x] = sum;
         }
     return max_relative_error(output, reference);
