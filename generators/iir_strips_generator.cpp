@@ -30,7 +30,7 @@ public:
         cascade::IirStripsFuncs f =
             cascade::iir_strips(input, output, input.dim(0).extent(), input.dim(1).extent(),
                                 filters(gain_y, feedback_y), filters(gain_x, feedback_x), overlap, strip);
-        cascade::schedule_strips_cpu(f);
+        cascade::schedule_strips_cpu(f, natural_vector_size<float>());
     }
 
 private:

@@ -18,7 +18,7 @@ inline constexpr int kStripsMaxOverlap = 256;
 
 // Rows per strip for an overlap: taller strips spread the windows' extra column steps (3·overlap
 // per strip and section) over more rows, but their rows must stay in the core's cache. A multiple
-// of 64, the row passes' group of vectors (schedules/strips_schedule.cpp).
+// of 64, the row passes' group of 8 vectors on AVX2 (schedules/strips_schedule.cpp).
 int strips_height(int overlap);
 
 // The overlap of the causal cascade of `sections` (as the pipeline runs them): the fewest samples

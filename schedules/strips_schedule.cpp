@@ -6,11 +6,11 @@ using namespace Halide;
 
 namespace {
 
-const int kLanes = 8;  // float32 lanes of AVX2
 // Columns per tile of the column passes, whose window (strip + 2·overlap rows) stays in the
 // core's L2 cache.
 const int kColumnTile = 256;
-const int kRowGroup = 8 * kLanes;
+// Row vectors in lockstep along the rows: independent recurrences that hide the FMA latency.
+const int kRowVectors = 8;
 
 }  // namespace
 
@@ -18,13 +18,13 @@ const int kRowGroup = 8 * kLanes;
 // their result restaged rows-innermost through 8×8 register transposes, so that the row passes
 // run down 8-row vectors (the strip's vectors unrolled: independent recurrences in flight); and
 // transposed back into the output.
-void schedule_strips_cpu(IirStripsFuncs &f) {
+void schedule_strips_cpu(IirStripsFuncs &f, int lanes) {
     const std::vector<Var> a = f.output.args();  // x, y, c
     const Var x = a[0], y = a[1], c = a[2];
     Var xo("xo"), xi("xi"), yo("yo"), yi("yi"), yii("yii"), tile("tile"), strip("strip");
     f.output.split(y, yo, yi, f.strip, TailStrategy::GuardWithIf)
-        .split(x, xo, xi, kLanes, TailStrategy::GuardWithIf)
-        .split(yi, yi, yii, kLanes, TailStrategy::GuardWithIf)
+        .split(x, xo, xi, lanes, TailStrategy::GuardWithIf)
+        .split(yi, yi, yii, lanes, TailStrategy::GuardWithIf)
         .reorder(xi, yii, xo, yi, yo, c)
         .vectorize(xi)
         .unroll(yii)
@@ -34,27 +34,26 @@ void schedule_strips_cpu(IirStripsFuncs &f) {
     f.rows.compute_at(f.output, strip)
         .reorder_storage(y, x, c)
         .split(x, tile, x, kColumnTile, TailStrategy::GuardWithIf)
-        .split(x, xo, xi, kLanes, TailStrategy::GuardWithIf)
-        .split(y, yo, yi, kLanes, TailStrategy::GuardWithIf)
+        .split(x, xo, xi, lanes, TailStrategy::GuardWithIf)
+        .split(y, yo, yi, lanes, TailStrategy::GuardWithIf)
         .reorder(yi, xi, yo, xo, tile)
         .vectorize(yi)
         .unroll(xi);
-    // Eight vectors of rows in lockstep: independent recurrences that hide the FMA latency.
     Var group("group"), vector("vector");
     for (size_t n = 0; n < f.row_scans.size(); n++)
         f.rows.update(int(n))
-            .split(y, group, yi, kRowGroup, TailStrategy::GuardWithIf)
-            .split(yi, vector, yi, kLanes, TailStrategy::GuardWithIf)
+            .split(y, group, yi, kRowVectors * lanes, TailStrategy::GuardWithIf)
+            .split(yi, vector, yi, lanes, TailStrategy::GuardWithIf)
             .reorder(yi, vector, f.row_scans[n].x, group)
             .vectorize(yi)
             .unroll(vector);
 
     const Var cx = f.columns.args()[0];
-    f.columns.compute_at(f.rows, tile).vectorize(cx, kLanes, TailStrategy::GuardWithIf);
+    f.columns.compute_at(f.rows, tile).vectorize(cx, lanes, TailStrategy::GuardWithIf);
     for (size_t n = 0; n < f.column_scans.size(); n++)
         f.columns.update(int(n))
             .reorder(cx, f.column_scans[n].x)
-            .vectorize(cx, kLanes, TailStrategy::GuardWithIf);
+            .vectorize(cx, lanes, TailStrategy::GuardWithIf);
 }
 
 }  // namespace cascade

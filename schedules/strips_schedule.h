@@ -4,6 +4,7 @@
 
 namespace cascade {
 
-void schedule_strips_cpu(IirStripsFuncs &f);
+// `lanes`: the target's natural float32 vector width.
+void schedule_strips_cpu(IirStripsFuncs &f, int lanes);
 
 }  // namespace cascade
