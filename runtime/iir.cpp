@@ -4,6 +4,7 @@
 #include <cfloat>
 #include <cmath>
 #include <map>
+#include <thread>
 
 #include "boundary_tables.h"
 #include "cascade/error.h"
@@ -273,7 +274,9 @@ IirPlan::IirPlan(const Filter2D &filter, int width, int height, Form form, Algor
     add_filter_scalars(scalars_, horizontal, "gain_x", "feedback_x_");
     if (algorithm == Algorithm::strips) {
         scalars_["overlap"] = float(choice.overlap);
-        scalars_["strip"] = float(strips_height(choice.overlap));
+        // Halide's thread pool has a thread per core unless HL_NUM_THREADS says otherwise.
+        scalars_["strip"] =
+            float(strips_height(choice.overlap, height, int(std::thread::hardware_concurrency())));
     }
     if (exact) {
         if (choice.level) scalars_["level_gain"] = float(dc_response(vertical) * dc_response(horizontal));

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cascade/error.h"
+#include "cascade/gaussian.h"
 #include "cascade/iir.h"
 #include "reference.h"
 #include "strips.h"
@@ -122,6 +123,35 @@ TEST(Strips, AnImpulseReachesAcrossStripsWithinTheOverlap) {
         }
         EXPECT_GT(reached, 0) << "no row of another strip was checked";
     }
+}
+
+// A wide Gaussian: van Vliet's σ 30 reaches 548 rows past each strip, past both ends of a 700-row
+// image from every strip. Its float32 sections (poles to 0.96) hold ~3e−5 on every algorithm; the
+// strips hold what algorithm 6 and RT hold.
+TEST(Strips, AWideGaussianIsAsAccurateAsTheExactAlgorithms) {
+    auto rng = rng_for_test();
+    const RecursiveFilter g = van_vliet_gaussian(30);
+    const Filter2D filter{g, g};
+    const Image input = random_image(rng, 61, 700, 1);
+    const auto expected = reference::filter_2d(filter, input);
+    const auto error = [&](Algorithm a) {
+        return relative_l2(reference::plane(filtered(input, filter, a), 0), expected[0]);
+    };
+    const double strips = error(Algorithm::strips),
+                 exact = std::max(error(Algorithm::a6), error(Algorithm::rt));
+    EXPECT_LE(strips, 1.1 * exact) << "algorithm 6 and RT: " << exact;
+    EXPECT_LE(strips, 1e-4);
+}
+
+// Strips of 64 rows where the overlap is small, 512 where it is large, but never fewer than four
+// strips a thread while a strip can stay 64 rows.
+TEST(StripsHeight, GrowsWithTheOverlapWhileEveryThreadKeepsStrips) {
+    EXPECT_EQ(strips_height(16, 4096, 2), 64);
+    EXPECT_EQ(strips_height(74, 4096, 2), 512);
+    EXPECT_EQ(strips_height(74, 1024, 2), 128);
+    EXPECT_EQ(strips_height(548, 4096, 16), 64);
+    EXPECT_EQ(strips_height(548, 10, 2), 64);
+    EXPECT_EQ(strips_height(548, 100000, 0), 512);
 }
 
 // The overlap of a first-order pole p: the tail past n is p^n of the response's mass.

@@ -30,7 +30,7 @@ Form parse_form(const std::string &text);  // "auto", "direct", "sections"
 // Maximo 2016 (docs/algorithms.md); `a2`, their algorithm 2, blocked but not overlapped, the
 // comparison point (boundary none only); `strips`, the CPU's row strips with overlapped column
 // windows (boundary none, float32; docs/algorithms.md). `automatic`: on the CPU strips where they
-// apply (boundary none, float32 samples, a column response that fades within 256 rows),
+// apply (boundary none, float32 samples, a column response that fades within 1024 rows),
 // else a6.
 enum class Algorithm { automatic, rt, a2, a4, a5, a6, strips };
 
