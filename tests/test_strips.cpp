@@ -143,11 +143,12 @@ TEST(Strips, AWideGaussianIsAsAccurateAsTheExactAlgorithms) {
     EXPECT_LE(strips, 1e-4);
 }
 
-// Strips of 64 rows where the overlap is small, 512 where it is large, but never fewer than four
-// strips a thread while a strip can stay 64 rows.
+// Strips of 64 rows where the overlap is small, 128 to an overlap of 128, 512 past it, but never
+// fewer than four strips a thread while a strip can stay 64 rows.
 TEST(StripsHeight, GrowsWithTheOverlapWhileEveryThreadKeepsStrips) {
     EXPECT_EQ(strips_height(16, 4096, 2), 64);
-    EXPECT_EQ(strips_height(74, 4096, 2), 512);
+    EXPECT_EQ(strips_height(74, 4096, 2), 128);
+    EXPECT_EQ(strips_height(146, 4096, 2), 512);
     EXPECT_EQ(strips_height(74, 1024, 2), 128);
     EXPECT_EQ(strips_height(548, 4096, 16), 64);
     EXPECT_EQ(strips_height(548, 10, 2), 64);
