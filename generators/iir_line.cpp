@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "generators/earlier_output.h"
+
 namespace cascade {
 
 using namespace Halide;
@@ -40,8 +42,8 @@ void add_scans(LineBlocks &x, const SectionCascade &f, int b, Expr valid, bool a
         Expr value = gain(j) * func(p, t, c);
         // Before the block: y_j[p − k], p − k ∈ [−q, −1], from the prologue.
         for (int k = 1; k <= q; k++)
-            value -= f.feedback[j][k - 1] *
-                     select(likely(p >= k), func(max(p - k, 0), t, c), seed(seeds.prologue, j, q + p - k));
+            value -= f.feedback[j][k - 1] * earlier_output(likely(p >= k), func(max(p - k, 0), t, c),
+                                                           seed(seeds.prologue, j, q + p - k));
         update(r);
         func(p, t, c) = value;
         if (capture) {
@@ -57,8 +59,8 @@ void add_scans(LineBlocks &x, const SectionCascade &f, int b, Expr valid, bool a
         Expr value = gain(j) * in;
         // Past the block: z_j[p + k], p + k ∈ [b, b + q), from the epilogue.
         for (int k = 1; k <= q; k++)
-            value -= f.feedback[j][k - 1] * select(likely(p + k < b), func(min(p + k, b - 1), t, c),
-                                                   seed(seeds.epilogue, j, p + k - b));
+            value -= f.feedback[j][k - 1] * earlier_output(likely(p + k < b), func(min(p + k, b - 1), t, c),
+                                                           seed(seeds.epilogue, j, p + k - b));
         update(r);
         func(p, t, c) = value;
         if (capture) {

@@ -1,6 +1,7 @@
 #include "twoway.h"
 
 #include "generators/boundary.h"
+#include "generators/earlier_output.h"
 
 namespace cascade {
 
@@ -69,7 +70,7 @@ TwoWayStep two_way_step(Func out, Func in, Dim dim, Expr extent, const std::vect
         auto before = [&](int d) {
             Expr past = edges ? step.edge_states(2 * int(n) + clamp(jin + d - length - 1, 0, 1), s, o, c)
                               : Expr(0.0f);
-            return select(jin + d <= (edges ? length : half), f(min(jin + d, half), s, o, c), past);
+            return earlier_output(jin + d <= (edges ? length : half), f(min(jin + d, half), s, o, c), past);
         };
         Expr value = q.gain * previous(jin, s, o, c) - q.a1 * before(1) - q.a2 * before(2);
         if (edges) value = select(jin > length, step.edge_states(2 * int(n), s, o, c), value);
@@ -87,8 +88,8 @@ TwoWayStep two_way_step(Func out, Func in, Dim dim, Expr extent, const std::vect
         const TwoWaySection &q = sections[n];
         Func f(name + "_outward_" + std::to_string(n));
         f(j, s, o, c) = undef<float>();
-        Expr y1 = select(jout - 1 >= 1, f(max(jout - 1, 1), s, o, c), seed);
-        Expr y2 = select(jout - 2 >= 1, f(max(jout - 2, 1), s, o, c), seed);
+        Expr y1 = earlier_output(jout - 1 >= 1, f(max(jout - 1, 1), s, o, c), seed);
+        Expr y2 = earlier_output(jout - 2 >= 1, f(max(jout - 2, 1), s, o, c), seed);
         f(jout, s, o, c) = q.gain * previous(jout, s, o, c) - q.a1 * y1 - q.a2 * y2;
         step.outward.push_back(f);
         previous = f;

@@ -236,6 +236,22 @@ VariantChoice choose_variant(const Filter2D &filter, Form form, Algorithm algori
     return choice;
 }
 
+// The pipeline runs the float-rounded coefficients. Rounding a direct form of order ≥ 3 with
+// clustered poles near 1 can move a pole past the unit circle (van Vliet's Gaussian at σ 1960,
+// RT direct, found by fuzz_design: the periodic tables of the unstable filter were Inf); so can
+// a pole within float's spacing of 1 in any form. Refused, saying what would work.
+void require_stable_in_float(const std::vector<RecursiveFilter> &sections, bool direct) {
+    for (const RecursiveFilter &s : sections) {
+        try {
+            require_stable(s);
+        } catch (const Error &e) {
+            throw Error(std::string("rounded to float32 as the pipeline runs it, the ") +
+                        (direct ? "direct form" : "section") + " is no longer stable (" + e.what() + ")" +
+                        (direct ? "; run it as sections, the automatic form above order 2" : ""));
+        }
+    }
+}
+
 }  // namespace
 
 bool converts_samples(const Filter2D &filter, const IirOptions &options, SampleType samples, Device device) {
@@ -270,6 +286,8 @@ IirPlan::IirPlan(const Filter2D &filter, int width, int height, Form form, Algor
     variant_ = &find_variant(choice.name, choice.needed, device);
     const auto vertical = variant_sections(filter.vertical, choice.direct, variant_->order);
     const auto horizontal = variant_sections(filter.horizontal, choice.direct, variant_->order);
+    require_stable_in_float(vertical, choice.direct);
+    require_stable_in_float(horizontal, choice.direct);
     add_filter_scalars(scalars_, vertical, "gain_y", "feedback_y_");
     add_filter_scalars(scalars_, horizontal, "gain_x", "feedback_x_");
     if (algorithm == Algorithm::strips) {

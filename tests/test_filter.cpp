@@ -1,10 +1,14 @@
 // Filter description: coefficient parsing, poles and the stability check.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "cascade/error.h"
 #include "cascade/filter.h"
+#include "cascade/gaussian.h"
+#include "cascade/iir.h"
 #include "test_support.h"
 
 namespace cascade {
@@ -120,6 +124,33 @@ TEST(ToSections, GiveOneSectionPerConjugatePairAndPerTwoRealPoles) {
     auto odd = to_sections(product({{1.0, {-0.5}}, {1.0, {0.3}}, {1.0, {-0.9}}}));
     ASSERT_EQ(odd.size(), 2u);
     EXPECT_EQ(odd[0].order() + odd[1].order(), 3);
+}
+
+// Found by fuzz_design: van Vliet's Gaussian at σ 1960 is stable in double, but its direct form
+// rounded to float32 (what the pipeline runs) is not, and under boundary periodic the plan's tables
+// of the unstable filter made the output Inf. The plan refuses it and says what runs; the sections
+// run and stay finite.
+TEST(RequireStable, ADirectFormThatFloatRoundingMakesUnstableIsRefused) {
+    const RecursiveFilter g = van_vliet_gaussian(1959.6549019607817);
+    EXPECT_NO_THROW(require_stable(g));
+    for (Boundary boundary : {Boundary::none, Boundary::periodic}) {
+        try {
+            IirPlan(Filter2D{g, g}, 9, 2, Form::direct, Algorithm::rt, Device::cpu, boundary);
+            ADD_FAILURE() << "the unstable float32 direct form was accepted under "
+                          << boundary_name(boundary);
+        } catch (const Error &e) {
+            const std::string what = e.what();
+            EXPECT_NE(what.find("no longer stable"), std::string::npos) << what;
+            EXPECT_NE(what.find("run it as sections"), std::string::npos) << what;
+        }
+    }
+    auto rng = testing::rng_for_test();
+    const Image input = testing::random_image(rng, 9, 2, 1);
+    Image output(9, 2, 1);
+    IirPlan(Filter2D{g, g}, 9, 2, Form::sections, Algorithm::rt, Device::cpu, Boundary::periodic)
+        .run(input, output);
+    EXPECT_TRUE(
+        std::all_of(output.data.begin(), output.data.end(), [](float v) { return std::isfinite(v); }));
 }
 
 }  // namespace
