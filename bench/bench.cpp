@@ -372,6 +372,10 @@ std::function<void()> prepare(const BenchCase &c, Workspace &ws) {
     if (c.op == "cufft-gaussian") return ws.cufft_gaussian();
     if (c.op == "cv-gaussian") return ws.cv_gaussian();
     if (c.op == "cv-integral") return ws.cv_integral();
+    if (c.op == "realisation") {
+        if (!c.make) throw Skip{"failed: a realisation case without its call"};
+        return c.make(ws.input(), ws.output());
+    }
     if (c.op != "sat")
         throw Skip{
             "unknown op (expected copy, sat, cub-sat, iir, gaussian, cufft-gaussian, cv-gaussian or "
@@ -545,6 +549,7 @@ double bench_bytes_per_pixel(const std::string &op, const std::string &variant) 
     // Two reads (the column passes' result is re-read), one write. gaussian keeps iir's model:
     // deriche's FIR pass moves one more read and write, counted as the method's cost.
     if (op == "iir" || op == "gaussian") return 3.0 * sample_size(split_variant(variant).samples);
+    if (op == "realisation") return 12;  // float32, iir's model whatever the stages move
     // cufft-gaussian: the task's one read and one write, like the recursive Gaussian's ideal; the
     // FFT moves several times that (docs/bench.md).
     // cv-gaussian: a separable FIR, one read and one write at best; cv-integral: a SAT.

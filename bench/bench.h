@@ -1,5 +1,6 @@
 #pragma once
 // Throughput of the pipelines and baselines against the machine's copy rate (`cascade bench`).
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,9 @@ struct BenchCase {
     std::string variant;
     int width = 0, height = 0;
     Device device = Device::cpu;
+    // op "realisation" (cascade tune): makes the timed call on the case's input and output
+    // buffers (where the bench keeps them: on the device for CUDA); `variant` names it. 12 B/px.
+    std::function<std::function<void()>(halide_buffer_t *input, halide_buffer_t *output)> make = nullptr;
 };
 
 struct BenchOptions {

@@ -1,13 +1,34 @@
-# cascade_add_variant(<name> ORDER <r> GENERATOR <gen> FROM <exe> [DEVICES <cpu|cuda>...] [PARAMS <k=v>...])
+# cascade_add_variant(<name> ORDER <r> GENERATOR <gen> FROM <exe> [DEVICES <cpu|cuda>...] [PARAMS <k=v>...]
+#                     [EXTRA])
 #
 # Builds the AOT libraries <name>_o<r>_cpu and, with CASCADE_CUDA, <name>_o<r>_cuda (of those, the
 # DEVICES named, where given), all sharing
 # a single Halide runtime. Each library is appended to the global property
 # CASCADE_HALIDE_LIBRARIES and a row per library to CASCADE_VARIANT_ROWS, from which
 # runtime/CMakeLists.txt generates the dispatch table. <r> is what the runtime matches a filter
-# against: the order of a direct-form variant, the section count of a sectioned one.
+# against: the order of a direct-form variant, the section count of a sectioned one. The row also
+# carries the schedule knobs `tile=` and `rows=` of PARAMS (0 where absent) and EXTRA: a variant
+# a tuning manifest added (tuning/manifest.cmake), which plans run only when asked for its knobs.
 function(cascade_add_variant NAME)
-  cmake_parse_arguments(ARG "" "ORDER;GENERATOR;FROM" "PARAMS;DEVICES" ${ARGN})
+  cmake_parse_arguments(ARG "EXTRA" "ORDER;GENERATOR;FROM" "PARAMS;DEVICES" ${ARGN})
+  set(knobs "")
+  foreach(knob tile rows)
+    set(value 0)
+    foreach(param IN LISTS ARG_PARAMS)
+      if(param MATCHES "^${knob}=([0-9]+)$")
+        set(value ${CMAKE_MATCH_1})
+      endif()
+    endforeach()
+    string(APPEND knobs "|${value}")
+  endforeach()
+  set(extra 0)
+  set(suffix "")
+  if(ARG_EXTRA)
+    set(extra 1)
+    # Extras share the default variants' names; the library's name tells their knobs apart.
+    string(REPLACE "|" "_" suffix "${knobs}")
+    string(REGEX REPLACE "^_([0-9]+)_([0-9]+)$" "_t\\1r\\2" suffix "${suffix}")
+  endif()
   set(devices cpu)
   if(CASCADE_CUDA)
     list(APPEND devices cuda)
@@ -23,7 +44,7 @@ function(cascade_add_variant NAME)
     endforeach()
   endif()
   foreach(dev IN LISTS devices)
-    set(lib ${NAME}_o${ARG_ORDER}_${dev})
+    set(lib ${NAME}${suffix}_o${ARG_ORDER}_${dev})
     set(target ${CASCADE_CPU_TARGET})
     if(dev STREQUAL "cuda")
       set(target ${CASCADE_CPU_TARGET}-${CASCADE_CUDA_FEATURES})
@@ -44,6 +65,6 @@ function(cascade_add_variant NAME)
       set_property(GLOBAL PROPERTY CASCADE_RUNTIME_OWNER ${lib})
     endif()
     set_property(GLOBAL APPEND PROPERTY CASCADE_HALIDE_LIBRARIES ${lib})
-    set_property(GLOBAL APPEND PROPERTY CASCADE_VARIANT_ROWS "${NAME}|${ARG_ORDER}|${dev}|cascade_${lib}")
+    set_property(GLOBAL APPEND PROPERTY CASCADE_VARIANT_ROWS "${NAME}|${ARG_ORDER}|${dev}|cascade_${lib}${knobs}|${extra}")
   endforeach()
 endfunction()

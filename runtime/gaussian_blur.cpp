@@ -7,9 +7,6 @@
 #include "names.h"
 #include "twoway_plan.h"
 
-// Present when the build links Halide's CUDA runtime; null otherwise.
-extern "C" const halide_device_interface_t *halide_cuda_device_interface() __attribute__((weak));
-
 namespace cascade {
 
 namespace {
@@ -39,19 +36,6 @@ std::vector<float> two_way_coefficients(const TwoWayGaussian &g, int order) {
         coefficients.insert(coefficients.end(), {float(1.0 + double(a1) + double(a2)), a1, a2});
     }
     return coefficients;
-}
-
-// The FIR's W×H×C result, read only by the all-pole passes: on the CPU in host memory; on CUDA
-// in device memory alone (no host copy is ever needed), allocated here rather than in a call.
-Halide::Runtime::Buffer<float> intermediate(int width, int height, int channels, Device device) {
-    if (device == Device::cpu) return Halide::Runtime::Buffer<float>(width, height, channels);
-    const halide_device_interface_t *cuda =
-        halide_cuda_device_interface ? halide_cuda_device_interface() : nullptr;
-    if (!cuda) throw Error("this build has no CUDA runtime");
-    Halide::Runtime::Buffer<float> buffer(nullptr, width, height, channels);
-    if (buffer.device_malloc(cuda) != 0)
-        throw Error("could not allocate the FIR's intermediate image on the CUDA device");
-    return buffer;
 }
 
 }  // namespace
@@ -171,7 +155,7 @@ GaussianPlan::GaussianPlan(const GaussianDesign &design, int width, int height, 
                                      fir_last_ ? FirEdges::margin : FirEdges::extended);
     const int margin = fir_last_ ? fir_->radius() : 0;
     iir_ = std::make_unique<IirPlan>(pass, width, height, form, algorithm, device, boundary, samples, margin);
-    between_ = intermediate(width + 2 * margin, height + 2 * margin, channels, device);
+    between_ = intermediate_image(width + 2 * margin, height + 2 * margin, channels, device);
 }
 
 GaussianPlan::~GaussianPlan() = default;

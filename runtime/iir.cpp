@@ -4,6 +4,8 @@
 #include <cfloat>
 #include <cmath>
 #include <map>
+#include <memory>
+#include <optional>
 #include <thread>
 
 #include "boundary_tables.h"
@@ -12,8 +14,10 @@
 #include "line_filter.h"
 #include "names.h"
 #include "pipeline_call.h"
+#include "realisation.h"
 #include "strips.h"
 #include "tile_matrices.h"
+#include "tuning.h"
 
 namespace cascade {
 
@@ -252,7 +256,37 @@ void require_stable_in_float(const std::vector<RecursiveFilter> &sections, bool 
     }
 }
 
+// The single-stage realisation the tuning tables name for a plan left to `automatic`, or none
+// where no table names one this build can run (tuning.h).
+std::optional<Stage> tuned_stage(const Filter2D &filter, Boundary boundary, Device device, int width,
+                                 int height) {
+    // An unreadable or malformed table is the user's error to hear about.
+    const std::string name = tuned_realisation(filter, boundary, device, width, height);
+    if (name.empty()) return std::nullopt;
+    try {
+        const Realisation r = parse_realisation(name, filter, boundary);
+        if (r.stages.size() != 1) return std::nullopt;
+        const Stage &s = r.stages[0];
+        const VariantChoice choice =
+            choose_variant(filter, s.form, s.algorithm, boundary, SampleType::f32, device);
+        if (!lookup_variant(choice.name, choice.needed, device, s.schedule)) return std::nullopt;
+        return s;
+    } catch (const Error &) {
+        return std::nullopt;  // a table naming what this filter or build cannot run: today's choice
+    }
+}
+
 }  // namespace
+
+std::string fixed_realisation(const Filter2D &filter, Boundary boundary, Device device) {
+    const Algorithm algorithm = automatic_algorithm(filter, boundary, SampleType::f32, false, device);
+    const int order = std::max(filter.vertical.order(), filter.horizontal.order());
+    std::string name =
+        std::string("whole/") + algorithm_name(algorithm) + (order <= 2 ? "/direct" : "/sections");
+    if (algorithm != Algorithm::rt && algorithm != Algorithm::strips)
+        name += "/" + std::to_string(CASCADE_IIR_TILE) + "x" + std::to_string(CASCADE_IIR_ROWS);
+    return name;
+}
 
 bool converts_samples(const Filter2D &filter, const IirOptions &options, SampleType samples, Device device) {
     if (samples == SampleType::f32) return true;
@@ -267,7 +301,7 @@ bool converts_samples(const Filter2D &filter, const IirOptions &options, SampleT
 }
 
 IirPlan::IirPlan(const Filter2D &filter, int width, int height, Form form, Algorithm algorithm, Device device,
-                 Boundary boundary, SampleType samples, int margin)
+                 Boundary boundary, SampleType samples, int margin, TileSchedule schedule)
     : samples_(samples), width_(width), height_(height), margin_(margin) {
     if (width < 1 || height < 1) throw Error("the input image is empty");
     // Past the edges the padded image must extend as the image does: true of zeros and repeated
@@ -280,10 +314,21 @@ IirPlan::IirPlan(const Filter2D &filter, int width, int height, Form form, Algor
     require_stable(filter.vertical);
     require_stable(filter.horizontal);
     const bool exact = boundary != Boundary::none;
+    if (algorithm == Algorithm::automatic && form == Form::automatic && schedule.is_default() &&
+        samples == SampleType::f32 && margin == 0)
+        if (const std::optional<Stage> tuned = tuned_stage(filter, boundary, device, width, height)) {
+            algorithm = tuned->algorithm;
+            form = tuned->form;
+            schedule = tuned->schedule;
+        }
     const VariantChoice choice =
         choose_variant(filter, form, algorithm, boundary, samples, device, margin > 0);
     algorithm = choice.algorithm;
-    variant_ = &find_variant(choice.name, choice.needed, device);
+    const bool tiled = algorithm != Algorithm::rt && algorithm != Algorithm::strips;
+    if (!tiled && !schedule.is_default())
+        throw Error(std::string("algorithm ") + algorithm_name(algorithm) +
+                    " has no tile schedule; tile and rows apply to algorithms 2, 4, 5 and 6");
+    variant_ = &find_variant(choice.name, choice.needed, device, schedule);
     const auto vertical = variant_sections(filter.vertical, choice.direct, variant_->order);
     const auto horizontal = variant_sections(filter.horizontal, choice.direct, variant_->order);
     require_stable_in_float(vertical, choice.direct);
@@ -303,12 +348,12 @@ IirPlan::IirPlan(const Filter2D &filter, int width, int height, Form form, Algor
             scalars_["margin_clamped"] = boundary == Boundary::clamp ? 1.0f : 0.0f;
         }
         edges_ = std::make_unique<Edges>();
-        const int tile = algorithm == Algorithm::rt ? 0 : CASCADE_IIR_TILE;
+        const int tile = tiled ? variant_->tile : 0;
         edges_->y = std::make_unique<EdgeTables>(vertical, height, boundary, tile);
         edges_->x = std::make_unique<EdgeTables>(horizontal, width, boundary, tile);
     }
-    if (algorithm != Algorithm::rt && algorithm != Algorithm::strips) {
-        constexpr int b = CASCADE_IIR_TILE;  // the build's tile size; the pipeline checks the tables' shape
+    if (tiled) {
+        const int b = variant_->tile;  // the variant's tile size; the pipeline checks the tables' shape
         tables_ = std::make_unique<Tables>();
         tables_->vertical = tiled_table(vertical, b, height);
         tables_->horizontal = tiled_table(horizontal, b, width);
@@ -394,6 +439,26 @@ void iir_line_2d(const Image &input, Image &output, const Filter2D &filter, cons
         for (float &v : output.data) v *= scale;
 }
 
+// A plan of several stages where the tuning tables name one for an automatic call (IirPlan runs
+// the single-stage ones itself); null otherwise.
+std::unique_ptr<RealisedPlan> tuned_chain(const Image &input, const Filter2D &filter,
+                                          const IirOptions &options, Device device) {
+    if (options.algorithm != Algorithm::automatic || options.form != Form::automatic ||
+        !options.schedule.is_default())
+        return nullptr;
+    require_stable(filter.vertical);
+    require_stable(filter.horizontal);
+    const std::string name = tuned_realisation(filter, options.boundary, device, input.width, input.height);
+    if (name.empty()) return nullptr;
+    try {
+        const Realisation r = parse_realisation(name, filter, options.boundary);
+        if (r.stages.size() < 2) return nullptr;
+        return std::make_unique<RealisedPlan>(r, input.width, input.height, device, options.boundary);
+    } catch (const Error &) {
+        return nullptr;  // a table naming what this build cannot run: today's choice
+    }
+}
+
 }  // namespace
 
 void iir_2d(const Image &input, Image &output, const Filter2D &filter, const IirOptions &options) {
@@ -401,8 +466,11 @@ void iir_2d(const Image &input, Image &output, const Filter2D &filter, const Iir
     if (output.width != input.width || output.height != input.height || output.channels != input.channels)
         throw Error("the output image's shape differs from the input's");
     if (runs_as_line(input.width, input.height, options)) return iir_line_2d(input, output, filter, options);
-    IirPlan plan(filter, input.width, input.height, options.form, options.algorithm,
-                 resolve_device(options.device), options.boundary);
+    const Device device = resolve_device(options.device);
+    if (std::unique_ptr<RealisedPlan> tuned = tuned_chain(input, filter, options, device))
+        return tuned->run(input, output);
+    IirPlan plan(filter, input.width, input.height, options.form, options.algorithm, device, options.boundary,
+                 SampleType::f32, 0, options.schedule);
     plan.run(input, output);
 }
 
@@ -412,7 +480,7 @@ bool iir_2d(halide_buffer_t *input, halide_buffer_t *output, const Filter2D &fil
     const Device device = resolve_device(options.device);
     if (!converts_samples(filter, options, samples, device)) return false;
     IirPlan plan(filter, input->dim[0].extent, input->dim[1].extent, options.form, options.algorithm, device,
-                 options.boundary, samples);
+                 options.boundary, samples, 0, options.schedule);
     plan.run_host(input, output);
     return true;
 }

@@ -5,6 +5,9 @@
 
 #include "cascade/error.h"
 
+// Present when the build links Halide's CUDA runtime; null otherwise.
+extern "C" const halide_device_interface_t *halide_cuda_device_interface() __attribute__((weak));
+
 namespace cascade {
 
 namespace {
@@ -128,6 +131,17 @@ void add_filter_scalars(std::map<std::string, float> &scalars, const std::vector
     size_t k = 0;
     for (const RecursiveFilter &s : sections)
         for (double a : s.feedback) scalars[feedback + std::to_string(k++)] = float(a);
+}
+
+Halide::Runtime::Buffer<float> intermediate_image(int width, int height, int channels, Device device) {
+    if (device == Device::cpu) return Halide::Runtime::Buffer<float>(width, height, channels);
+    const halide_device_interface_t *cuda =
+        halide_cuda_device_interface ? halide_cuda_device_interface() : nullptr;
+    if (!cuda) throw Error("this build has no CUDA runtime");
+    Halide::Runtime::Buffer<float> buffer(nullptr, width, height, channels);
+    if (buffer.device_malloc(cuda) != 0)
+        throw Error("could not allocate an intermediate image on the CUDA device: " + last_halide_error);
+    return buffer;
 }
 
 }  // namespace cascade

@@ -58,4 +58,9 @@ void run_on_host(Device device, const std::function<void()> &steps,
                  const std::vector<halide_buffer_t *> &inputs, const std::vector<halide_buffer_t *> &outputs,
                  const std::vector<halide_buffer_t *> &temporaries = {});
 
+// A W×H×C float image that passes results from one pipeline to the next, read by no one else: in
+// host memory on the CPU, in device memory alone on CUDA (never copied back), allocated once by
+// the plan that chains them rather than in each call.
+Halide::Runtime::Buffer<float> intermediate_image(int width, int height, int channels, Device device);
+
 }  // namespace cascade

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cascade/device.h"
+#include "cascade/iir.h"
 
 namespace cascade {
 
@@ -15,6 +16,9 @@ struct Variant {
     Device device;
     int (*call)(void **args);  // Halide's _argv entry point
     const halide_filter_metadata_t *(*metadata)();
+    int tile = 0;        // the block-parallel variants' tile size b (0: not tiled)
+    int rows = 0;        // their GPU threads per tile column (0: not tiled)
+    bool extra = false;  // added by a tuning manifest: run only when its knobs are asked for
 };
 
 // Every variant of this build (generated from generators/CMakeLists.txt).
@@ -23,10 +27,16 @@ const std::vector<Variant> &variants();
 // The variant of `algorithm` built for the smallest order ≥ `order` on `device`: a filter of
 // lower order runs on it with its extra feedback coefficients set to zero. Throws cascade::Error
 // naming the orders that exist when none fits.
-const Variant &find_variant(const std::string &algorithm, int order, Device device);
+// With a schedule other than the default, the variant (an extra or not) of exactly that tile and rows.
+const Variant &find_variant(const std::string &algorithm, int order, Device device,
+                            TileSchedule schedule = {});
 
 // The same, or null when the build has none.
-const Variant *lookup_variant(const std::string &algorithm, int order, Device device);
+const Variant *lookup_variant(const std::string &algorithm, int order, Device device,
+                              TileSchedule schedule = {});
+
+// The schedules of every variant of `algorithm` for `device` (defaults and extras), each once.
+std::vector<TileSchedule> built_schedules(const std::string &algorithm, Device device);
 
 // True when the build holds any variant for `device`.
 bool has_variants(Device device);

@@ -26,21 +26,6 @@ struct BenchArgs {
     bool json = false;
 };
 
-// "N" for N×N, or "WxH".
-std::pair<int, int> parse_size(const std::string &text) {
-    auto number = [&](const std::string &digits) {
-        // Up to 2^31 − 1 a side: a 1D signal's sizes, 1x268435456, are long.
-        if (digits.empty() || digits.size() > 10 ||
-            digits.find_first_not_of("0123456789") != std::string::npos || std::stoll(digits) < 1 ||
-            std::stoll(digits) > INT32_MAX)
-            throw Error("bad size '" + text + "' (expected N or WxH, e.g. 4096 or 5000x3001)");
-        return int(std::stoll(digits));
-    };
-    const size_t x = text.find('x');
-    if (x == std::string::npos) return {number(text), number(text)};
-    return {number(text.substr(0, x)), number(text.substr(x + 1))};
-}
-
 bool is_variant_of(const std::string &op, const std::string &variant) {
     if (op == "sat") {
         try {
@@ -53,12 +38,6 @@ bool is_variant_of(const std::string &op, const std::string &variant) {
     const std::vector<std::string> known = bench_variants(op);
     const std::string name = op == "iir" || op == "gaussian" ? split_variant(variant).name : variant;
     return std::find(known.begin(), known.end(), name) != known.end();
-}
-
-Device choose_device(const std::string &choice) {
-    if (choice == "cpu") return Device::cpu;
-    if (choice == "cuda") return Device::cuda;
-    return has_variants(Device::cuda) && bench_cuda_unavailable_reason().empty() ? Device::cuda : Device::cpu;
 }
 
 // Size-major, ops in the order given: each size's rows read as one comparison.
@@ -90,27 +69,6 @@ std::vector<BenchCase> make_cases(const BenchArgs &args, Device device) {
         }
     }
     return cases;
-}
-
-// The command line exactly as the process received it, quoted for a POSIX shell.
-std::string command_line() {
-    std::ifstream in("/proc/self/cmdline", std::ios::binary);
-    const std::string raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    std::string line, arg;
-    for (char ch : raw) {
-        if (ch != '\0') {
-            arg += ch;
-            continue;
-        }
-        const bool plain = !arg.empty() && arg.find_first_not_of(
-                                               "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                               "0123456789-_=+,./:@%") == std::string::npos;
-        std::string quoted = "'";
-        for (char c : arg) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-        line += (line.empty() ? "" : " ") + (plain ? arg : quoted + "'");
-        arg.clear();
-    }
-    return line.empty() ? "cascade bench (command line unavailable)" : line;
 }
 
 std::string cuda_device_text() {
@@ -184,7 +142,7 @@ void print_table(const BenchArgs &args, const std::vector<BenchResult> &results)
 
 void run(const BenchArgs &args) {
     const std::vector<BenchResult> results =
-        run_benchmark(make_cases(args, choose_device(args.device)), args.options);
+        run_benchmark(make_cases(args, timing_device(args.device)), args.options);
     if (args.json) {
         print_json(args, results);
     } else {

@@ -17,7 +17,8 @@ int run_cli(int argc, char **argv) {
     });
     const std::vector<Command> commands = {add_iir_command(app),     add_gaussian_command(app),
                                            add_bspline_command(app), add_sat_command(app),
-                                           add_box_command(app),     add_bench_command(app)};
+                                           add_box_command(app),     add_bench_command(app),
+                                           add_tune_command(app)};
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError &e) {

@@ -16,5 +16,6 @@ Command add_bspline_command(CLI::App &app);
 Command add_sat_command(CLI::App &app);
 Command add_box_command(CLI::App &app);
 Command add_bench_command(CLI::App &app);
+Command add_tune_command(CLI::App &app);
 
 }  // namespace cascade::cli

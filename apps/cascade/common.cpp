@@ -2,11 +2,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <limits>
 #include <new>
 #include <sstream>
 
+#include "bench/bench.h"
 #include "cascade/error.h"
 #include "cascade/iir.h"
 #include "cascade/planes.h"
@@ -266,6 +270,48 @@ void report_memory(const std::string &input, const std::function<void()> &work) 
 
 void save_output(const IoOptions &options, const Image &image) {
     write_image(options.output, from_planar_float(image, output_type(options)));
+}
+
+// "N" for N×N, or "WxH".
+std::pair<int, int> parse_size(const std::string &text) {
+    auto number = [&](const std::string &digits) {
+        // Up to 2^31 − 1 a side: a 1D signal's sizes, 1x268435456, are long.
+        if (digits.empty() || digits.size() > 10 ||
+            digits.find_first_not_of("0123456789") != std::string::npos || std::stoll(digits) < 1 ||
+            std::stoll(digits) > INT32_MAX)
+            throw Error("bad size '" + text + "' (expected N or WxH, e.g. 4096 or 5000x3001)");
+        return int(std::stoll(digits));
+    };
+    const size_t x = text.find('x');
+    if (x == std::string::npos) return {number(text), number(text)};
+    return {number(text.substr(0, x)), number(text.substr(x + 1))};
+}
+
+Device timing_device(const std::string &choice) {
+    if (choice == "cpu") return Device::cpu;
+    if (choice == "cuda") return Device::cuda;
+    return has_variants(Device::cuda) && bench_cuda_unavailable_reason().empty() ? Device::cuda : Device::cpu;
+}
+
+// The command line exactly as the process received it, quoted for a POSIX shell.
+std::string command_line() {
+    std::ifstream in("/proc/self/cmdline", std::ios::binary);
+    const std::string raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string line, arg;
+    for (char ch : raw) {
+        if (ch != '\0') {
+            arg += ch;
+            continue;
+        }
+        const bool plain = !arg.empty() && arg.find_first_not_of(
+                                               "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                               "0123456789-_=+,./:@%") == std::string::npos;
+        std::string quoted = "'";
+        for (char c : arg) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+        line += (line.empty() ? "" : " ") + (plain ? arg : quoted + "'");
+        arg.clear();
+    }
+    return line.empty() ? "cascade bench (command line unavailable)" : line;
 }
 
 }  // namespace cascade::cli

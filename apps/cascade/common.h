@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cascade/device.h"
@@ -70,5 +71,15 @@ std::string first_input(const IoOptions &options);
 // extension before any work is done when called with `check_only`.
 void save_output(const IoOptions &options, const Image &image);
 void check_output_path(const IoOptions &options);
+
+// The timing commands' (bench, tune) sizes: "N" for N×N, or "WxH". Throws cascade::Error.
+std::pair<int, int> parse_size(const std::string &text);
+
+// The device a timing command runs on: --device cpu or cuda as given; auto takes CUDA where this
+// build has CUDA variants and the bench can use the device.
+Device timing_device(const std::string &choice);
+
+// The command line exactly as the process received it, quoted for a POSIX shell.
+std::string command_line();
 
 }  // namespace cascade::cli

@@ -37,11 +37,21 @@ enum class Algorithm { automatic, rt, a2, a4, a5, a6, strips };
 Algorithm parse_algorithm(const std::string &text);  // "auto", "rt", "2", "4", "5", "6", "strips"
 const char *algorithm_name(Algorithm algorithm);     // the same names
 
+// The schedule knobs of the block-parallel algorithms (2, 4, 5, 6): the tile size b and the GPU
+// threads per tile column. 0 takes the build's defaults; other values need a variant a tuning
+// manifest built (docs/tuning.md).
+struct TileSchedule {
+    int tile = 0, rows = 0;
+    bool operator==(const TileSchedule &o) const { return tile == o.tile && rows == o.rows; }
+    bool is_default() const { return tile == 0 && rows == 0; }
+};
+
 struct IirOptions {
     Boundary boundary = Boundary::none;
     DeviceChoice device = DeviceChoice::automatic;
     Form form = Form::automatic;
     Algorithm algorithm = Algorithm::automatic;
+    TileSchedule schedule = {};
 };
 
 // A filter bound to the variant that runs it on images of one size, with its coefficients and
@@ -59,8 +69,10 @@ public:
     // `margin` (boundary zero or clamp): the output is (W + 2·margin)×(H + 2·margin), the exact
     // filter of the extension that far past each edge too, for a filter that reads past the edges
     // after it (Deriche's numerator). Built for what Deriche needs: order 2 and 2 sections.
+    // `schedule`: the knobs of a block-parallel algorithm's variant (default: the build's).
     IirPlan(const Filter2D &filter, int width, int height, Form form, Algorithm algorithm, Device device,
-            Boundary boundary = Boundary::none, SampleType samples = SampleType::f32, int margin = 0);
+            Boundary boundary = Boundary::none, SampleType samples = SampleType::f32, int margin = 0,
+            TileSchedule schedule = {});
     ~IirPlan();
     IirPlan(const IirPlan &) = delete;
     IirPlan &operator=(const IirPlan &) = delete;

@@ -1,0 +1,412 @@
+// `cascade tune`: the codegen step. Enumerates a filter's realisations (runtime/realisation.h),
+// verifies each against the double reference on the device it will run on, times the verified
+// ones beside the copy, and writes the tuning table `--algorithm auto` reads (docs/tuning.md).
+// `--emit-manifest` writes the extra tile schedules to build for the filter instead.
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <random>
+#include <set>
+#include <sstream>
+
+#include "bench/bench.h"
+#include "cascade/bspline.h"
+#include "cascade/error.h"
+#include "cascade/gaussian.h"
+#include "commands.h"
+#include "common.h"
+#include "realisation.h"
+#include "reference.h"
+#include "tuning.h"
+
+namespace cascade::cli {
+
+namespace {
+
+// Relative L2 error a realisation may reach against the double reference on the verification
+// images. float32 recursions of slowly decaying filters (van Vliet at σ 30) land near 3e-5.
+constexpr double kVerifyTolerance = 1e-4;
+// The verification images: no tile size divides them; the second is taller than wide.
+constexpr int kVerifySizes[2][3] = {{67, 45, 2}, {131, 257, 1}};
+
+struct TuneArgs {
+    std::string feedback, feedback_x, feedback_y, poles, spec;
+    std::optional<double> gain, gain_x, gain_y, gaussian;
+    std::optional<int> bspline;
+    std::vector<std::string> boundaries = {"none"}, sizes;
+    std::string device = "auto", out, manifest;
+    BenchOptions options;
+    bool list = false;
+};
+
+// "0.5,-0.3+0.2i": real poles and complex ones; each complex pole brings its conjugate.
+std::vector<std::complex<double>> parse_poles(const std::string &text) {
+    std::vector<std::complex<double>> poles;
+    std::stringstream items(text);
+    for (std::string item; std::getline(items, item, ',');) {
+        std::stringstream in(item);
+        double re = 0, im = 0;
+        char unit = 0;
+        const bool complex = item.find('i') != std::string::npos;
+        if (!(in >> re) || (complex && !(in >> im >> unit)) || (complex && unit != 'i') ||
+            !(in >> std::ws).eof())
+            throw Error("--poles: bad pole '" + item + "' (expected e.g. 0.5 or -0.3+0.2i)");
+        poles.emplace_back(re, im);
+        if (im != 0) poles.emplace_back(re, -im);
+    }
+    if (poles.empty()) throw Error("--poles: no pole given");
+    return poles;
+}
+
+RecursiveFilter pass_filter(const std::string &feedback, std::optional<double> gain) {
+    RecursiveFilter f;
+    f.feedback = parse_coefficients(feedback);
+    f.gain = gain ? *gain : unit_dc_gain(f.feedback);
+    return f;
+}
+
+// --spec FILE: the same keys as the options, in JSON (docs/tuning.md).
+void read_spec(TuneArgs &args) {
+    std::ifstream in(args.spec);
+    if (!in) throw Error("--spec: cannot read '" + args.spec + "'");
+    try {
+        const nlohmann::json j = nlohmann::json::parse(in);
+        const auto text = [&](const char *key, std::string &to) {
+            if (!j.contains(key)) return;
+            const nlohmann::json &v = j.at(key);
+            if (v.is_string()) {
+                to = v.get<std::string>();
+                return;
+            }
+            std::string list;
+            for (const nlohmann::json &x : v) {
+                char number[32];
+                std::snprintf(number, sizeof(number), "%.17g", x.get<double>());
+                list += (list.empty() ? "" : ",") + std::string(number);
+            }
+            to = list;
+        };
+        text("feedback", args.feedback);
+        text("feedback_x", args.feedback_x);
+        text("feedback_y", args.feedback_y);
+        text("poles", args.poles);
+        for (auto [key, to] : {std::pair{"gain", &args.gain},
+                               {"gain_x", &args.gain_x},
+                               {"gain_y", &args.gain_y},
+                               {"gaussian", &args.gaussian}})
+            if (j.contains(key)) *to = j.at(key).get<double>();
+        if (j.contains("bspline")) args.bspline = j.at("bspline").get<int>();
+        if (j.contains("boundaries")) args.boundaries = j.at("boundaries").get<std::vector<std::string>>();
+        if (j.contains("sizes")) args.sizes = j.at("sizes").get<std::vector<std::string>>();
+    } catch (const nlohmann::json::exception &e) {
+        throw Error("--spec '" + args.spec + "': " + e.what());
+    }
+}
+
+Filter2D spec_filter(const TuneArgs &args) {
+    const int given = !args.feedback.empty() + !args.feedback_x.empty() + !args.poles.empty() +
+                      args.gaussian.has_value() + args.bspline.has_value();
+    if (given == 0) throw Error("name a filter: --feedback, --poles, --gaussian, --bspline or --spec");
+    if (given > 1 &&
+        !(args.feedback_x.size() && args.feedback_y.size() && given == 2 && args.feedback.empty()))
+        throw Error("name one filter: --feedback, --poles, --gaussian, --bspline are exclusive");
+    Filter2D filter;
+    if (args.gaussian) {
+        filter.vertical = filter.horizontal = van_vliet_gaussian(*args.gaussian);
+    } else if (args.bspline) {
+        filter.vertical = filter.horizontal = bspline_prefilter(*args.bspline);
+    } else if (!args.poles.empty()) {
+        filter.vertical = filter.horizontal = unit_gain_filter(parse_poles(args.poles));
+    } else {
+        const std::string &fy = args.feedback_y.empty() ? args.feedback : args.feedback_y;
+        const std::string &fx = args.feedback_x.empty() ? args.feedback : args.feedback_x;
+        if (fy.empty() || fx.empty()) throw Error("--feedback-x and --feedback-y go together");
+        filter = {pass_filter(fy, args.gain_y ? args.gain_y : args.gain),
+                  pass_filter(fx, args.gain_x ? args.gain_x : args.gain)};
+    }
+    require_stable(filter.vertical);
+    require_stable(filter.horizontal);
+    return filter;
+}
+
+// The largest relative L2 error of the realisation on the verification images, against the double
+// reference, run where it will be timed. Every output sample is poisoned with NaN first.
+double verification_error(const Realisation &r, const Filter2D &filter, Boundary boundary, Device device) {
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+    double worst = 0;
+    for (const auto &[width, height, channels] : kVerifySizes) {
+        Image input(width, height, channels), output(width, height, channels);
+        for (float &v : input.data) v = uniform(rng);
+        std::fill(output.data.begin(), output.data.end(), std::nanf(""));
+        RealisedPlan(r, width, height, device, boundary).run(input, output);
+        for (int c = 0; c < channels; c++) {
+            const reference::Matrix want = reference::filter_2d(filter, reference::plane(input, c), boundary);
+            const reference::Matrix got = reference::plane(output, c);
+            const double error = (got - want).norm() / want.norm();
+            worst = std::max(worst, std::isfinite(error) ? error : INFINITY);
+        }
+    }
+    return worst;
+}
+
+// The candidate that calls the same variants as the realisation auto runs without tables.
+std::string fixed_candidate(const std::vector<Realisation> &candidates, const Filter2D &filter,
+                            Boundary boundary, Device device) {
+    const auto calls = [&](const Realisation &r) {
+        return RealisedPlan(r, 67, 45, device, boundary).variants();
+    };
+    try {
+        const auto want =
+            calls(parse_realisation(fixed_realisation(filter, boundary, device), filter, boundary));
+        for (const Realisation &r : candidates)
+            if (calls(r) == want) return r.name;
+    } catch (const Error &) {
+    }
+    return "";
+}
+
+std::string number(double value, const char *format) {
+    char text[32] = "-";
+    if (std::isfinite(value)) std::snprintf(text, sizeof(text), format, value);
+    return text;
+}
+
+// One boundary: list, verify, and (unless --list) time at every size into `table`.
+void tune_boundary(const TuneArgs &args, const Filter2D &filter, Boundary boundary, Device device,
+                   TuningTable &table, int &failures) {
+    const Realisations all = enumerate_realisations(filter, boundary, device);
+    std::printf("\nboundary %s, %s: %zu realisations, %zu refused\n", boundary_name(boundary),
+                tuning_device(device).c_str(), all.candidates.size(), all.refused.size());
+    for (const RefusedRealisation &r : all.refused)
+        std::printf("  refused   %-26s %s\n", r.name.c_str(), r.reason.c_str());
+    std::vector<Realisation> verified;
+    std::vector<double> errors;
+    for (const Realisation &r : all.candidates) {
+        double error = INFINITY;
+        std::string note;
+        try {
+            error = verification_error(r, filter, boundary, device);
+        } catch (const Error &e) {
+            note = e.what();
+        }
+        const bool pass = error <= kVerifyTolerance;
+        std::printf("  %-9s %-26s error %s%s%s\n", pass ? "verified" : "FAILED", r.name.c_str(),
+                    number(error, "%.2g").c_str(), note.empty() ? "" : ": ", note.c_str());
+        if (!pass) {
+            failures++;  // left out of the table, and the command fails once it is written
+            continue;
+        }
+        verified.push_back(r);
+        errors.push_back(error);
+    }
+    if (args.list || verified.empty()) return;
+    const std::string fixed = fixed_candidate(verified, filter, boundary, device);
+    std::vector<std::string> sizes = args.sizes;
+    if (sizes.empty())
+        sizes = device == Device::cuda ? std::vector<std::string>{"2048", "4096", "8192"}
+                                       : std::vector<std::string>{"1024", "4096"};
+    for (const std::string &size : sizes) {
+        const auto [width, height] = parse_size(size);
+        std::vector<BenchCase> cases = {{"copy", "", width, height, device, nullptr}};
+        std::vector<std::shared_ptr<RealisedPlan>> plans;
+        for (const Realisation &r : verified) {
+            auto plan = std::make_shared<RealisedPlan>(r, width, height, device, boundary);
+            plans.push_back(plan);
+            cases.push_back({"realisation", r.name, width, height, device,
+                             [plan](halide_buffer_t *in, halide_buffer_t *out) {
+                                 return std::function<void()>([plan, in, out] { plan->run(in, out); });
+                             }});
+        }
+        const std::vector<BenchResult> results = run_benchmark(cases, args.options);
+        if (!measured(results[0])) throw Error("the copy did not run at " + size + ": " + results[0].note);
+        TuningEntry entry{tuning_device(device),
+                          filter_key(filter),
+                          filter_shape(filter),
+                          boundary,
+                          width,
+                          height,
+                          results[0].median_ms,
+                          "",
+                          fixed,
+                          {}};
+        for (size_t i = 1; i < results.size(); i++) {
+            const BenchResult &b = results[i];
+            if (!measured(b)) throw Error("realisation " + b.c.variant + " did not run: " + b.note);
+            entry.candidates.push_back({b.c.variant, b.median_ms, b.gips, b.floor_fraction, errors[i - 1]});
+        }
+        std::sort(entry.candidates.begin(), entry.candidates.end(),
+                  [](const TunedCandidate &a, const TunedCandidate &b) { return a.ms < b.ms; });
+        entry.winner = entry.candidates.front().name;
+        double fixed_ms = NAN;
+        for (const TunedCandidate &c : entry.candidates)
+            if (c.name == fixed) fixed_ms = c.ms;
+        std::printf("\n  %dx%d: copy %.4f ms; winner %s, %s times as fast as the fixed choice %s\n", width,
+                    height, entry.copy_ms, entry.winner.c_str(),
+                    number(fixed_ms / entry.candidates.front().ms, "%.3f").c_str(),
+                    fixed.empty() ? "(not among them)" : fixed.c_str());
+        std::printf("  %-26s %10s %8s %8s\n", "realisation", "ms", "GiP/s", "of_copy");
+        for (const TunedCandidate &c : entry.candidates)
+            std::printf("  %-26s %10s %8s %8s%s\n", c.name.c_str(), number(c.ms, "%.4f").c_str(),
+                        number(c.gips, "%.2f").c_str(), number(c.copy_fraction, "%.3f").c_str(),
+                        c.name == fixed ? "  (fixed choice)" : "");
+        std::fflush(stdout);
+        table.entries.push_back(std::move(entry));
+    }
+}
+
+// The extra variants this filter's realisations could use: algorithms 4 and 6 with the other
+// tile schedules, for the section counts of its whole and split decompositions, boundary none and
+// exact, about a level and not (docs/tuning.md says why these).
+nlohmann::json manifest_for(const Filter2D &filter, const std::vector<Boundary> &boundaries) {
+    const int sections =
+        int(std::max(to_sections(filter.vertical).size(), to_sections(filter.horizontal).size()));
+    std::set<int> counts = {sections, 1};
+    std::set<bool> exactness;
+    for (Boundary b : boundaries) exactness.insert(b != Boundary::none);
+    struct Schedule {
+        int tile, rows;
+        const char *device;
+    };
+    // GPU: tile 32 and 64 (128 would pass the 48 KB of shared memory a Halide 14 block gets) and
+    // 1, 2, 4 threads per tile column; CPU: tiles 32 and 128 (rows are a GPU knob).
+    const Schedule schedules[] = {{32, 1, "cuda"}, {32, 2, "cuda"}, {32, 4, "cuda"}, {64, 1, "cuda"},
+                                  {64, 4, "cuda"}, {32, 2, "cpu"},  {128, 2, "cpu"}};
+    nlohmann::json variants = nlohmann::json::array();
+    for (const Schedule &s : schedules)
+        for (int algorithm : {4, 6})
+            for (int count : counts)
+                for (bool exact : exactness)
+                    for (bool level : exact ? std::vector<bool>{false, true} : std::vector<bool>{false})
+                        variants.push_back({{"algorithm", algorithm},
+                                            {"sections", count},
+                                            {"tile", s.tile},
+                                            {"rows", s.rows},
+                                            {"exact", exact},
+                                            {"level", level},
+                                            {"devices", {s.device}}});
+    return variants;
+}
+
+void write_file(const std::string &path, const std::string &text) {
+    const std::string temporary = path + ".partial";
+    {
+        std::ofstream out(temporary);
+        out << text;
+        if (!out.flush()) throw Error("cannot write '" + path + "'");
+    }
+    if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+        std::remove(temporary.c_str());
+        throw Error("cannot write '" + path + "'");
+    }
+}
+
+void run(TuneArgs args) {
+    if (!args.spec.empty()) read_spec(args);
+    const Filter2D filter = spec_filter(args);
+    std::vector<Boundary> boundaries;
+    for (const std::string &b : args.boundaries) boundaries.push_back(parse_boundary(b));
+    if (!args.manifest.empty()) {
+        // Merged with what the file already names, so that one manifest serves several filters.
+        nlohmann::json variants = nlohmann::json::array();
+        std::ifstream old(args.manifest);
+        if (old) {
+            try {
+                variants = nlohmann::json::parse(old).at("variants");
+            } catch (const nlohmann::json::exception &e) {
+                throw Error("--emit-manifest: '" + args.manifest + "' is not a manifest: " + e.what());
+            }
+        }
+        for (const nlohmann::json &v : manifest_for(filter, boundaries))
+            if (std::find(variants.begin(), variants.end(), v) == variants.end()) variants.push_back(v);
+        write_file(args.manifest, nlohmann::json{{"variants", variants}}.dump(1) + "\n");
+        std::printf("%s: %zu variants; build them with -DCASCADE_TUNING_MANIFEST=%s\n", args.manifest.c_str(),
+                    variants.size(), args.manifest.c_str());
+        return;
+    }
+    const Device device = timing_device(args.device);
+    std::printf("command: %s\nfilter: %s (%s)\n", command_line().c_str(), filter_key(filter).c_str(),
+                filter_shape(filter).c_str());
+    TuningTable table;
+    int failures = 0;
+    for (Boundary boundary : boundaries) tune_boundary(args, filter, boundary, device, table, failures);
+    if (!args.out.empty()) {
+        // Entries of other filters, devices, boundaries or sizes already in the file are kept.
+        std::ifstream old(args.out);
+        if (old) {
+            std::stringstream text;
+            text << old.rdbuf();
+            TuningTable merged = read_tuning_table(text.str(), args.out);
+            for (TuningEntry &e : table.entries) {
+                merged.entries.erase(std::remove_if(merged.entries.begin(), merged.entries.end(),
+                                                    [&](const TuningEntry &m) {
+                                                        return m.device == e.device && m.filter == e.filter &&
+                                                               m.boundary == e.boundary &&
+                                                               m.width == e.width && m.height == e.height;
+                                                    }),
+                                     merged.entries.end());
+                merged.entries.push_back(e);
+            }
+            table = merged;
+        }
+        write_file(args.out, write_tuning_table(table));
+        std::printf("\nwrote %s (%zu entries)\n", args.out.c_str(), table.entries.size());
+    }
+    if (failures > 0)
+        throw Error(std::to_string(failures) +
+                    " realisation(s) failed their verification (a defect: see above)");
+}
+
+}  // namespace
+
+Command add_tune_command(CLI::App &app) {
+    auto args = std::make_shared<TuneArgs>();
+    CLI::App *cmd = app.add_subcommand(
+        "tune", "Enumerate, verify and time a filter's realisations; write the tuning table auto reads");
+    cmd->footer(
+        "Realisations: DECOMPOSITION/ALGORITHM/FORM[/TILExROWS]. whole: one pipeline; split: one per\n"
+        "section (exact under periodic, reflect and mirror only). Algorithms rt, 2, 4, 5, 6, strips (CPU);\n"
+        "forms direct and sections; tile schedules those the build holds (--emit-manifest adds more).\n"
+        "Each is verified against the double reference on the device it will run on (relative L2 error\n"
+        "at most 1e-4 on 67x45x2 and 131x257 images, outputs poisoned) before it is timed beside the\n"
+        "copy. Point CASCADE_TUNING_TABLE at the table --out writes and --algorithm auto runs its\n"
+        "winners. docs/tuning.md.");
+    cmd->add_option("--feedback", args->feedback, "Feedback coefficients a1,...,ar of every pass");
+    cmd->add_option("--feedback-y", args->feedback_y, "Feedback coefficients of the column passes only");
+    cmd->add_option("--feedback-x", args->feedback_x, "Feedback coefficients of the row passes only");
+    cmd->add_option("--gain", args->gain, "Gain b0 of every pass (default: unit DC gain)");
+    cmd->add_option("--gain-y", args->gain_y, "Gain b0 of the column passes only");
+    cmd->add_option("--gain-x", args->gain_x, "Gain b0 of the row passes only");
+    cmd->add_option(
+        "--poles", args->poles,
+        "Poles, comma-separated, complex ones as a+bi (their conjugates are implied); unit DC gain");
+    cmd->add_option("--gaussian", args->gaussian, "Van Vliet's Gaussian of this sigma");
+    cmd->add_option("--bspline", args->bspline, "The B-spline prefilter of this degree");
+    cmd->add_option("--spec", args->spec, "A JSON file with the keys above (feedback, poles, gaussian, ...)");
+    cmd->add_option("--boundary", args->boundaries, "Boundaries, comma-separated")
+        ->delimiter(',')
+        ->capture_default_str();
+    cmd->add_option("--sizes", args->sizes,
+                    "Sizes N or WxH, comma-separated (default cuda: 2048,4096,8192; cpu: "
+                    "1024,4096)")
+        ->delimiter(',');
+    add_device_option(*cmd, args->device);
+    cmd->add_option("--repetitions", args->options.repetitions, "Timed calls per realisation (median)")
+        ->check(CLI::Range(1, 100000))
+        ->capture_default_str();
+    cmd->add_option("--warmup", args->options.warmup, "Untimed calls first")
+        ->check(CLI::Range(0, 100000))
+        ->capture_default_str();
+    cmd->add_option("--out", args->out, "The tuning table to write (JSON; entries already there are kept)");
+    cmd->add_option("--emit-manifest", args->manifest,
+                    "Write (or extend) the manifest of extra tile schedules for this filter, then stop");
+    cmd->add_flag("--list", args->list, "Enumerate and verify only; time nothing");
+    return {cmd, [args] { run(*args); }};
+}
+
+}  // namespace cascade::cli

@@ -1,0 +1,60 @@
+# cascade_add_manifest(<file.json>)
+#
+# Builds the extra variants a tuning manifest names (`cascade tune --emit-manifest`,
+# docs/tuning.md): block-parallel IIR variants with schedule knobs other than the build's defaults.
+#   {"variants": [{"algorithm": 6, "sections": 2, "tile": 32, "rows": 4, "exact": false,
+#                  "level": false, "devices": ["cpu", "cuda"]}, ...]}
+# `sections` 0 is the direct form of order 1. Entries with the build's own tile and rows, or an
+# algorithm this build leaves out, are skipped: the default variants already hold them.
+function(cascade_add_manifest FILE)
+  file(READ "${FILE}" manifest)
+  set_property(DIRECTORY ${PROJECT_SOURCE_DIR} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${FILE}")
+  string(JSON count LENGTH "${manifest}" variants)
+  if(count EQUAL 0)
+    return()
+  endif()
+  math(EXPR last "${count} - 1")
+  set(added 0)
+  foreach(i RANGE ${last})
+    foreach(key algorithm sections tile rows exact level)
+      string(JSON ${key} GET "${manifest}" variants ${i} ${key})
+    endforeach()
+    string(JSON devices_json ERROR_VARIABLE no_devices GET "${manifest}" variants ${i} devices)
+    set(devices cpu cuda)
+    if(NOT no_devices)
+      set(devices "")
+      string(JSON n LENGTH "${devices_json}")
+      math(EXPR n_last "${n} - 1")
+      foreach(k RANGE ${n_last})
+        string(JSON dev GET "${devices_json}" ${k})
+        list(APPEND devices ${dev})
+      endforeach()
+    endif()
+    if(NOT algorithm IN_LIST CASCADE_TILED_ALGORITHMS OR
+       (tile EQUAL CASCADE_IIR_TILE AND rows EQUAL CASCADE_IIR_ROWS))
+      continue()
+    endif()
+    set(name iir_a${algorithm})
+    if(sections GREATER 0)
+      string(APPEND name _sections)
+    endif()
+    if(exact)
+      string(APPEND name _exact)
+    endif()
+    if(level)
+      string(APPEND name _level)
+    endif()
+    set(size 1)
+    set(order 1)
+    if(sections GREATER 0)
+      math(EXPR size "2 * ${sections}")
+      set(order ${sections})
+    endif()
+    cascade_add_variant(${name} ORDER ${order} GENERATOR iir_tiled FROM iir_tiled.generator EXTRA
+      DEVICES ${devices}
+      PARAMS algorithm=${algorithm} tile=${tile} rows=${rows} input.type=float32 output.type=float32
+      exact=${exact} level=${level} sections=${sections} feedback_y.size=${size} feedback_x.size=${size})
+    math(EXPR added "${added} + 1")
+  endforeach()
+  message(STATUS "Tuning manifest ${FILE}: ${added} extra variant(s) per device")
+endfunction()

@@ -1,0 +1,85 @@
+#pragma once
+// A filter's realisations: the ways this build can run it, each exact for the boundary asked for
+// (docs/tuning.md). A realisation is a decomposition of the filter into stages, each stage one
+// pipeline call with an algorithm, a form and a tile schedule.
+#include <HalideBuffer.h>
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "cascade/iir.h"
+
+namespace cascade {
+
+// One pipeline call: a part of the filter, run by one variant.
+struct Stage {
+    Filter2D filter;
+    Algorithm algorithm = Algorithm::a6;
+    Form form = Form::sections;
+    TileSchedule schedule;  // tiled algorithms: the variant's tile and rows; else {0, 0}
+};
+
+// How the filter is split into stages.
+enum class Decomposition {
+    whole,  // one pipeline: both dimensions, every section, causal and anticausal
+    split,  // one pipeline per section (a real pole, two real poles or a complex pair) and both dimensions
+};
+
+struct Realisation {
+    std::string
+        name;  // "whole/6/sections/64x2", "split/rt/direct": decomposition/algorithm/form[/tile x rows]
+    Decomposition decomposition = Decomposition::whole;
+    std::vector<Stage> stages;
+};
+
+struct RefusedRealisation {
+    std::string name;
+    std::string reason;  // why it cannot be exact for the boundary, or why this build cannot run it
+};
+
+struct Realisations {
+    std::vector<Realisation> candidates;  // every one exact for the boundary (tune verifies it)
+    std::vector<RefusedRealisation> refused;
+};
+
+// Every decomposition × algorithm (rt, 2, 4, 5, 6, strips) × form (direct, sections) × tile
+// schedule this build holds for `filter` under `boundary` on `device`. Realisations that run the
+// same variants as an earlier one (the direct form of a filter that is one section) are left out.
+// Throws cascade::Error for an unstable filter.
+Realisations enumerate_realisations(const Filter2D &filter, Boundary boundary, Device device);
+
+// The stages of the realisation `name` names (as enumerate_realisations names it). Throws
+// cascade::Error when the name is malformed, or the realisation cannot run the filter exactly.
+Realisation parse_realisation(const std::string &name, const Filter2D &filter, Boundary boundary);
+
+// The realisation `automatic` runs where no tuning table names one (runtime/iir.cpp): on the CPU
+// the strips where they apply, else algorithm 6 with the build's tile schedule.
+std::string fixed_realisation(const Filter2D &filter, Boundary boundary, Device device);
+
+// A realisation bound to its variants on images of one size: a plan per stage, and (two stages
+// or more) one intermediate image per channel count, allocated on first use.
+class RealisedPlan {
+public:
+    RealisedPlan(const Realisation &realisation, int width, int height, Device device, Boundary boundary);
+    // On W×H×C float32 buffers where the caller keeps them (host, or device for CUDA).
+    void run(halide_buffer_t *input, halide_buffer_t *output);
+    // On host images; a CUDA plan copies in and out once, its intermediates stay on the device.
+    void run(const Image &input, Image &output);
+    const Realisation &realisation() const { return realisation_; }
+    // The variant each stage calls, in order.
+    std::vector<const Variant *> variants() const;
+
+private:
+    void run_stages(halide_buffer_t *input, halide_buffer_t *output);
+
+    Realisation realisation_;
+    Device device_;
+    std::vector<std::unique_ptr<IirPlan>> plans_;
+    std::mutex intermediate_mutex_;
+    Halide::Runtime::Buffer<float> intermediate_;
+    int intermediate_channels_ = 0;  // 0: not allocated yet
+};
+
+}  // namespace cascade

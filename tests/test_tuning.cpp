@@ -1,0 +1,443 @@
+// The codegen step's runtime half (docs/tuning.md): the realisations a filter enumerates, each
+// against the double reference; the tile schedules of a manifest's extra variants; the tuning
+// tables, and `auto` following them.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "cascade/bspline.h"
+#include "cascade/error.h"
+#include "cascade/gaussian.h"
+#include "cascade/iir.h"
+#include "cuda_support.h"
+#include "realisation.h"
+#include "reference.h"
+#include "test_support.h"
+#include "tuning.h"
+#include "variants.h"
+
+namespace cascade {
+namespace {
+
+using testing::random_image;
+using testing::random_stable_filter;
+using testing::relative_l2;
+using testing::rng_for_test;
+
+constexpr float kPoison = std::numeric_limits<float>::quiet_NaN();
+
+// Issue 18's filters: van Vliet's Gaussian at σ 4 and 30, the quintic B-spline, a random
+// fourth-order filter with two complex pairs.
+struct NamedFilter {
+    const char *name;
+    Filter2D filter;
+};
+
+std::vector<NamedFilter> issue_filters() {
+    std::mt19937_64 rng(18);
+    const RecursiveFilter random4 = random_stable_filter(rng, 4, 0.9, true);
+    return {{"vanvliet4", {van_vliet_gaussian(4), van_vliet_gaussian(4)}},
+            {"vanvliet30", {van_vliet_gaussian(30), van_vliet_gaussian(30)}},
+            {"quintic", {bspline_prefilter(5), bspline_prefilter(5)}},
+            {"random4", {random4, random4}}};
+}
+
+bool contains(const std::string &text, const std::string &part) {
+    return text.find(part) != std::string::npos;
+}
+
+const RefusedRealisation *refused(const Realisations &all, const std::string &name) {
+    for (const RefusedRealisation &r : all.refused)
+        if (r.name == name) return &r;
+    return nullptr;
+}
+
+bool listed(const Realisations &all, const std::string &name) {
+    for (const Realisation &r : all.candidates)
+        if (r.name == name) return true;
+    return false;
+}
+
+// Sets CASCADE_TUNING_TABLE for one scope.
+class TableSetting {
+public:
+    explicit TableSetting(const std::string &value) {
+        const char *old = std::getenv("CASCADE_TUNING_TABLE");
+        had_ = old != nullptr;
+        if (had_) old_ = old;
+        setenv("CASCADE_TUNING_TABLE", value.c_str(), 1);
+    }
+    ~TableSetting() {
+        if (had_) {
+            setenv("CASCADE_TUNING_TABLE", old_.c_str(), 1);
+        } else {
+            unsetenv("CASCADE_TUNING_TABLE");
+        }
+    }
+
+private:
+    bool had_ = false;
+    std::string old_;
+};
+
+std::string write_table(const std::string &text) {
+    const std::string path = testing::temporary_folder() + "/table.json";
+    std::ofstream(path) << text;
+    return path;
+}
+
+TuningEntry entry_for(const Filter2D &filter, Boundary boundary, int width, int height,
+                      const std::string &winner) {
+    TuningEntry e;
+    e.device = tuning_device(Device::cpu);
+    e.filter = filter_key(filter);
+    e.shape = filter_shape(filter);
+    e.boundary = boundary;
+    e.width = width;
+    e.height = height;
+    e.copy_ms = 1;
+    e.winner = winner;
+    e.candidates = {{winner, 2, 1, 0.5, 1e-7}};
+    return e;
+}
+
+class RealisationTest : public testing::DeviceTest<DeviceChoice> {};
+
+// Every realisation of the four filters, under none and reflect, on awkward sizes (1×1, primes,
+// around the tile, tall and wide), outputs poisoned: within the tune command's tolerance of the
+// double reference, and within 1e-5 for the filters that decay fast.
+TEST_P(RealisationTest, EveryRealisationMatchesTheReference) {
+    const Device device = GetParam() == DeviceChoice::cuda ? Device::cuda : Device::cpu;
+    auto rng = rng_for_test();
+    const int sizes[][2] = {{1, 1}, {67, 45}, {3, 130}, {129, 2}, {65, 97}};
+    int checked = 0;
+    for (const NamedFilter &f : issue_filters()) {
+        const double tolerance = std::string(f.name) == "vanvliet30" ? 1e-4 : 1e-5;
+        for (Boundary boundary : {Boundary::none, Boundary::reflect}) {
+            const Realisations all = enumerate_realisations(f.filter, boundary, device);
+            for (const Realisation &r : all.candidates)
+                for (const auto &[width, height] : sizes) {
+                    const Image input = random_image(rng, width, height, 2);
+                    Image output(width, height, 2);
+                    std::fill(output.data.begin(), output.data.end(), kPoison);
+                    RealisedPlan(r, width, height, device, boundary).run(input, output);
+                    for (int c = 0; c < 2; c++) {
+                        const auto want =
+                            reference::filter_2d(f.filter, reference::plane(input, c), boundary);
+                        EXPECT_LE(relative_l2(reference::plane(output, c), want), tolerance)
+                            << f.name << " " << r.name << " " << boundary_name(boundary) << " " << width
+                            << "x" << height << " channel " << c;
+                    }
+                    checked++;
+                }
+        }
+    }
+    EXPECT_GT(checked, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Devices, RealisationTest, ::testing::Values(DeviceChoice::cpu, DeviceChoice::cuda),
+                         [](const auto &info) { return info.param == DeviceChoice::cuda ? "cuda" : "cpu"; });
+
+// What the enumerator lists and refuses for van Vliet's Gaussian on the CPU, and why.
+TEST(Realisations, ListTheAlgorithmsAndRefuseWhatCannotBeExact) {
+    const Filter2D g{van_vliet_gaussian(4), van_vliet_gaussian(4)};
+    const Realisations none = enumerate_realisations(g, Boundary::none, Device::cpu);
+    EXPECT_TRUE(listed(none, "whole/rt/direct"));
+    EXPECT_TRUE(listed(none, "whole/rt/sections"));
+    EXPECT_TRUE(listed(none, "whole/6/sections/64x2"));
+    EXPECT_TRUE(listed(none, "whole/2/sections/64x2"));
+    if (lookup_variant("iir_strips_sections", 2, Device::cpu))
+        EXPECT_TRUE(listed(none, "whole/strips/sections"));
+    // Order 3 has no block-parallel direct form; the split is not exact under none.
+    ASSERT_NE(refused(none, "whole/6/direct"), nullptr);
+    EXPECT_TRUE(contains(refused(none, "whole/6/direct")->reason, "runs only with --algorithm rt"));
+    ASSERT_NE(refused(none, "split/6/sections"), nullptr);
+    EXPECT_TRUE(contains(refused(none, "split/6/sections")->reason, "not exact under boundary none"));
+
+    const Realisations reflect = enumerate_realisations(g, Boundary::reflect, Device::cpu);
+    EXPECT_TRUE(listed(reflect, "split/6/sections/64x2"));
+    EXPECT_TRUE(listed(reflect, "split/rt/direct"));
+    ASSERT_NE(refused(reflect, "whole/5/sections"), nullptr);
+    EXPECT_TRUE(contains(refused(reflect, "whole/5/sections")->reason, "algorithm 5 takes boundary none"));
+    ASSERT_NE(refused(reflect, "whole/strips/sections"), nullptr);
+    for (Boundary b : {Boundary::zero, Boundary::clamp}) {
+        const Realisations r = enumerate_realisations(g, b, Device::cpu);
+        ASSERT_NE(refused(r, "split/rt/direct"), nullptr) << boundary_name(b);
+        EXPECT_TRUE(contains(refused(r, "split/rt/direct")->reason, "not exact")) << boundary_name(b);
+    }
+    // A filter of one section has no split distinct from the whole.
+    const Filter2D quintic{bspline_prefilter(5), bspline_prefilter(5)};
+    for (const Realisation &r : enumerate_realisations(quintic, Boundary::reflect, Device::cpu).candidates)
+        EXPECT_EQ(r.decomposition, Decomposition::whole) << r.name;
+}
+
+// No two candidates call the same variants (the direct form of one section is its section form).
+TEST(Realisations, CandidatesAreDistinct) {
+    for (const NamedFilter &f : issue_filters())
+        for (Boundary boundary : {Boundary::none, Boundary::reflect}) {
+            const Realisations all = enumerate_realisations(f.filter, boundary, Device::cpu);
+            std::vector<std::vector<const Variant *>> seen;
+            for (const Realisation &r : all.candidates) {
+                const auto calls = RealisedPlan(r, 9, 9, Device::cpu, boundary).variants();
+                EXPECT_EQ(std::count(seen.begin(), seen.end(), calls), 0) << f.name << " " << r.name;
+                seen.push_back(calls);
+            }
+        }
+}
+
+TEST(Realisations, NamesParseBackAndBadNamesSayWhy) {
+    const Filter2D g{van_vliet_gaussian(4), van_vliet_gaussian(4)};
+    for (const Realisation &r : enumerate_realisations(g, Boundary::reflect, Device::cpu).candidates) {
+        const Realisation back = parse_realisation(r.name, g, Boundary::reflect);
+        EXPECT_EQ(back.name, r.name);
+        EXPECT_EQ(back.stages.size(), r.stages.size());
+    }
+    const auto message = [&](const std::string &name, Boundary b) {
+        try {
+            parse_realisation(name, g, b);
+        } catch (const Error &e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    EXPECT_TRUE(contains(message("whole/6/sections", Boundary::none), "needs TILExROWS"));
+    EXPECT_TRUE(contains(message("whole/rt/direct/64x2", Boundary::none), "only tiled algorithms"));
+    EXPECT_TRUE(contains(message("half/6/sections/64x2", Boundary::none), "unknown decomposition"));
+    EXPECT_TRUE(contains(message("whole/6/sections/64by2", Boundary::none), "malformed schedule"));
+    EXPECT_TRUE(contains(message("split/rt/direct", Boundary::clamp), "not exact under boundary clamp"));
+    EXPECT_TRUE(contains(message("whole/9/sections/64x2", Boundary::none), "algorithm"));
+}
+
+// A schedule the build lacks is refused by name; the build's own, named explicitly, is its default.
+TEST(TileSchedules, UnbuiltScheduleIsRefusedAndTheDefaultNamedExplicitlyRuns) {
+    auto rng = rng_for_test();
+    const Filter2D g{van_vliet_gaussian(4), van_vliet_gaussian(4)};
+    try {
+        IirPlan(g, 40, 40, Form::sections, Algorithm::a6, Device::cpu, Boundary::none, SampleType::f32, 0,
+                {16, 3});
+        ADD_FAILURE() << "a schedule no variant has was accepted";
+    } catch (const Error &e) {
+        EXPECT_TRUE(contains(e.what(), "with tile 16 and rows 3")) << e.what();
+    }
+    try {
+        IirPlan(g, 40, 40, Form::sections, Algorithm::rt, Device::cpu, Boundary::none, SampleType::f32, 0,
+                {64, 2});
+        ADD_FAILURE() << "algorithm rt took a tile schedule";
+    } catch (const Error &e) {
+        EXPECT_TRUE(contains(e.what(), "no tile schedule")) << e.what();
+    }
+    const TileSchedule build{CASCADE_TEST_IIR_TILE, CASCADE_TEST_IIR_ROWS};
+    IirPlan named(g, 40, 40, Form::sections, Algorithm::a6, Device::cpu, Boundary::none, SampleType::f32, 0,
+                  build);
+    IirPlan plain(g, 40, 40, Form::sections, Algorithm::a6, Device::cpu);
+    EXPECT_EQ(&named.variant(), &plain.variant());
+    EXPECT_FALSE(plain.variant().extra);
+}
+
+// Every extra schedule this build holds (its tuning manifest) runs exactly, whatever the tile.
+TEST(TileSchedules, ExtraSchedulesMatchTheReference) {
+    auto rng = rng_for_test();
+    int extras = 0;
+    for (const Variant &v : variants()) {
+        if (!v.extra || v.device != Device::cpu) continue;
+        extras++;
+        const bool exact = contains(v.algorithm, "_exact");
+        const bool sections = contains(v.algorithm, "_sections");
+        if (contains(v.algorithm, "_level") || contains(v.algorithm, "_margin")) continue;
+        const Algorithm algorithm = parse_algorithm(std::string(v.algorithm).substr(5, 1));
+        // v.order complex pairs (sections), or one real pole (the direct form of order 1).
+        std::vector<std::complex<double>> poles = {0.7};
+        if (sections) {
+            poles.clear();
+            for (int k = 0; k < v.order; k++) {
+                poles.push_back(std::polar(0.5 + 0.1 * k, 0.4 + 0.5 * k));
+                poles.push_back(std::conj(poles.back()));
+            }
+        }
+        const Filter2D f{unit_gain_filter(poles), unit_gain_filter(poles)};
+        const Boundary boundary = exact ? Boundary::mirror : Boundary::none;
+        for (const auto &[width, height] :
+             {std::pair{1, 1}, {v.tile + 1, 2 * v.tile - 1}, {3 * v.tile + 5, 7}}) {
+            const Image input = random_image(rng, width, height, 1);
+            Image output(width, height, 1);
+            std::fill(output.data.begin(), output.data.end(), kPoison);
+            IirPlan plan(f, width, height, sections ? Form::sections : Form::direct, algorithm, Device::cpu,
+                         boundary, SampleType::f32, 0, {v.tile, v.rows});
+            ASSERT_EQ(&plan.variant(), &v) << v.algorithm << " order " << v.order;
+            plan.run(input, output);
+            EXPECT_LE(relative_l2(reference::plane(output, 0),
+                                  reference::filter_2d(f, reference::plane(input, 0), boundary)),
+                      1e-5)
+                << v.algorithm << " tile " << v.tile << " " << width << "x" << height;
+        }
+    }
+    if (extras == 0) GTEST_SKIP() << "this build's tuning manifest adds no CPU variant";
+}
+
+TEST(TuningTables, RoundTripAndMalformedTablesNameTheirOrigin) {
+    const Filter2D g{van_vliet_gaussian(4), van_vliet_gaussian(4)};
+    TuningTable table;
+    table.entries = {entry_for(g, Boundary::reflect, 512, 256, "split/rt/direct")};
+    table.entries[0].fixed_choice = "whole/6/sections/64x2";
+    const TuningTable back = read_tuning_table(write_tuning_table(table), "memory");
+    ASSERT_EQ(back.entries.size(), 1u);
+    const TuningEntry &e = back.entries[0];
+    EXPECT_EQ(e.filter, filter_key(g));
+    EXPECT_EQ(e.shape, "y:r+c x:r+c");
+    EXPECT_EQ(e.boundary, Boundary::reflect);
+    EXPECT_EQ(e.width, 512);
+    EXPECT_EQ(e.height, 256);
+    EXPECT_EQ(e.winner, "split/rt/direct");
+    EXPECT_EQ(e.fixed_choice, "whole/6/sections/64x2");
+    ASSERT_EQ(e.candidates.size(), 1u);
+    EXPECT_DOUBLE_EQ(e.candidates[0].ms, 2);
+    for (const std::string bad : {"", "{", "{\"format\": \"other\"}", "{\"format\": \"cascade-tuning-1\"}",
+                                  "{\"format\": \"cascade-tuning-1\", \"entries\": [{\"device\": 3}]}"}) {
+        try {
+            read_tuning_table(bad, "bad.json");
+            ADD_FAILURE() << "accepted: " << bad;
+        } catch (const Error &err) {
+            EXPECT_TRUE(contains(err.what(), "tuning table 'bad.json'")) << err.what();
+        }
+    }
+}
+
+// `auto` runs what the table names: a single stage through IirPlan, several through iir_2d; the
+// nearest size within a factor 4 in pixels; the same shape when the filter itself has no entry;
+// today's choice where nothing fits, where the table names what the build cannot run, and with "off".
+TEST(TuningTables, AutoFollowsTheTable) {
+    auto rng = rng_for_test();
+    const Filter2D g{van_vliet_gaussian(4), van_vliet_gaussian(4)};
+    const Filter2D other{van_vliet_gaussian(6), van_vliet_gaussian(6)};
+    const auto auto_variant = [](const Filter2D &f, int w, int h, Boundary b) {
+        return std::string(
+            IirPlan(f, w, h, Form::automatic, Algorithm::automatic, Device::cpu, b).variant().algorithm);
+    };
+    TuningTable table;
+    table.entries = {entry_for(g, Boundary::none, 100, 100, "whole/rt/sections"),
+                     entry_for(g, Boundary::none, 400, 400, "whole/4/sections/64x2"),
+                     entry_for(g, Boundary::clamp, 100, 100, "whole/6/sections/16x3"),
+                     entry_for(g, Boundary::reflect, 100, 100, "split/rt/direct")};
+    const std::string path = write_table(write_tuning_table(table));
+    {
+        const TableSetting off("off");
+        EXPECT_EQ(tuned_realisation(g, Boundary::none, Device::cpu, 100, 100), "");
+    }
+    const TableSetting setting(path);
+    EXPECT_EQ(auto_variant(g, 100, 100, Boundary::none), "iir_rt_sections");
+    EXPECT_EQ(auto_variant(g, 120, 90, Boundary::none), "iir_rt_sections");
+    EXPECT_EQ(auto_variant(g, 350, 420, Boundary::none), "iir_a4_sections");
+    EXPECT_EQ(auto_variant(other, 100, 100, Boundary::none), "iir_rt_sections");   // same shape
+    EXPECT_EQ(tuned_realisation(g, Boundary::none, Device::cpu, 2000, 2000), "");  // too far
+    // An unbuilt schedule: today's choice.
+    EXPECT_EQ(auto_variant(g, 100, 100, Boundary::clamp), "iir_a6_sections_exact");
+    // A split: IirPlan keeps today's choice; iir_2d runs the split, exactly.
+    EXPECT_EQ(auto_variant(g, 100, 100, Boundary::reflect), "iir_a6_sections_exact");
+    const Image input = random_image(rng, 100, 100, 1);
+    Image output(100, 100, 1);
+    std::fill(output.data.begin(), output.data.end(), kPoison);
+    iir_2d(input, output, g, {Boundary::reflect, DeviceChoice::cpu});
+    EXPECT_LE(relative_l2(reference::plane(output, 0),
+                          reference::filter_2d(g, reference::plane(input, 0), Boundary::reflect)),
+              1e-5);
+}
+
+TEST(TuningTables, AnUnreadableTableIsAClearError) {
+    const TableSetting setting(testing::temporary_folder() + "/missing.json");
+    const Filter2D g{van_vliet_gaussian(4), van_vliet_gaussian(4)};
+    try {
+        tuned_realisation(g, Boundary::none, Device::cpu, 100, 100);
+        ADD_FAILURE() << "a missing table was ignored";
+    } catch (const Error &e) {
+        EXPECT_TRUE(contains(e.what(), "CASCADE_TUNING_TABLE: cannot read")) << e.what();
+    }
+}
+
+TEST(TuningTables, ShapesNameTheSections) {
+    EXPECT_EQ(filter_shape({bspline_prefilter(3), bspline_prefilter(3)}), "y:r x:r");
+    EXPECT_EQ(filter_shape({bspline_prefilter(5), bspline_prefilter(5)}), "y:rr x:rr");
+    EXPECT_EQ(filter_shape({van_vliet_gaussian(4), bspline_prefilter(3)}), "y:r+c x:r");
+}
+
+}  // namespace
+}  // namespace cascade
+
+namespace cascade {
+namespace {
+
+struct Run {
+    int status;
+    std::string out, err;
+};
+
+Run run_cli(const std::string &args) {
+    const std::string folder = testing::temporary_folder();
+    const std::string out = folder + "/out.txt", err = folder + "/err.txt";
+    const int raw = std::system((testing::cli_path() + " " + args + " >" + out + " 2>" + err).c_str());
+    const auto read = [](const std::string &path) {
+        std::ifstream in(path);
+        return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    };
+    return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, read(out), read(err)};
+}
+
+// The command end to end on the CPU: every realisation listed is verified, timed and written;
+// the table's winners are candidates, and `auto` then runs them.
+TEST(TuneCommand, WritesATableOfEveryVerifiedRealisation) {
+    const std::string table = testing::temporary_folder() + "/table.json";
+    const Run r = run_cli(
+        "tune --gaussian 4 --boundary none,reflect --device cpu --sizes 48,40x30 "
+        "--repetitions 2 --warmup 0 --out " +
+        table);
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    EXPECT_EQ(r.out.find("FAILED"), std::string::npos) << r.out;
+    std::ifstream in(table);
+    const TuningTable t = read_tuning_table(
+        std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()), table);
+    ASSERT_EQ(t.entries.size(), 4u);  // two boundaries, two sizes
+    const Filter2D g{van_vliet_gaussian(4), van_vliet_gaussian(4)};
+    for (const TuningEntry &e : t.entries) {
+        const Realisations all = enumerate_realisations(g, e.boundary, Device::cpu);
+        EXPECT_EQ(e.candidates.size(), all.candidates.size()) << boundary_name(e.boundary);
+        EXPECT_EQ(e.winner, e.candidates.front().name);
+        EXPECT_FALSE(e.fixed_choice.empty());
+        EXPECT_EQ(e.filter, filter_key(g));
+        for (const TunedCandidate &c : e.candidates) {
+            EXPECT_GT(c.ms, 0) << c.name;
+            EXPECT_LE(c.error, 1e-4) << c.name;
+            EXPECT_GE(c.ms, e.candidates.front().ms) << c.name;
+        }
+    }
+    const TableSetting setting(table);
+    EXPECT_EQ(tuned_realisation(g, Boundary::none, Device::cpu, 48, 48), t.entries[0].winner);
+}
+
+TEST(TuneCommand, EmitsAManifestAndRefusesBadSpecs) {
+    const std::string manifest = testing::temporary_folder() + "/manifest.json";
+    Run r = run_cli("tune --bspline 5 --boundary none,mirror --emit-manifest " + manifest);
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::ifstream in(manifest);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_TRUE(contains(text, "\"tile\": 32")) << text;
+    EXPECT_TRUE(contains(text, "\"exact\": true")) << text;
+    for (const std::string bad : {"tune --device cpu", "tune --gaussian 4 --bspline 3 --device cpu",
+                                  "tune --feedback 1.5 --device cpu", "tune --poles 0.5+zi --device cpu",
+                                  "tune --gaussian 4 --boundary sideways --device cpu"}) {
+        r = run_cli(bad);
+        EXPECT_EQ(r.status, 1) << bad;
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << bad << ": " << r.err;
+        EXPECT_TRUE(contains(r.err, "cascade: error: ")) << bad << ": " << r.err;
+    }
+}
+
+}  // namespace
+}  // namespace cascade
