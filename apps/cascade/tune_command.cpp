@@ -28,9 +28,12 @@ namespace cascade::cli {
 
 namespace {
 
-// Relative L2 error a realisation may reach against the double reference on the verification
-// images. float32 recursions of slowly decaying filters (van Vliet at σ 30) land near 3e-5.
+// The relative L2 error a realisation may reach against the double reference on the verification
+// images: 1e-4, or 4 times the error of the realisation auto runs without tables, whichever is
+// larger (at σ 30 under reflect the exact boundaries' known large-σ limitation gives the fixed
+// choice itself 3e-4 on these small images, docs/boundaries.md).
 constexpr double kVerifyTolerance = 1e-4;
+constexpr double kVerifyRatio = 4;
 // The verification images: no tile size divides them; the second is taller than wide.
 constexpr int kVerifySizes[2][3] = {{67, 45, 2}, {131, 257, 1}};
 
@@ -84,10 +87,12 @@ void read_spec(TuneArgs &args) {
                 return;
             }
             std::string list;
+            // Numbers, or strings (complex poles, "0.72+0.35i").
             for (const nlohmann::json &x : v) {
                 char number[32];
-                std::snprintf(number, sizeof(number), "%.17g", x.get<double>());
-                list += (list.empty() ? "" : ",") + std::string(number);
+                if (!x.is_string()) std::snprintf(number, sizeof(number), "%.17g", x.get<double>());
+                list +=
+                    (list.empty() ? "" : ",") + (x.is_string() ? x.get<std::string>() : std::string(number));
             }
             to = list;
         };
@@ -185,6 +190,18 @@ void tune_boundary(const TuneArgs &args, const Filter2D &filter, Boundary bounda
                 tuning_device(device).c_str(), all.candidates.size(), all.refused.size());
     for (const RefusedRealisation &r : all.refused)
         std::printf("  refused   %-26s %s\n", r.name.c_str(), r.reason.c_str());
+    const std::string fixed = fixed_candidate(all.candidates, filter, boundary, device);
+    const double fixed_error =
+        verification_error(parse_realisation(fixed_realisation(filter, boundary, device), filter, boundary),
+                           filter, boundary, device);
+    if (!std::isfinite(fixed_error)) {
+        failures++;
+        std::printf("  FAILED    the fixed choice's output is not finite\n");
+        return;
+    }
+    const double tolerance = std::max(kVerifyTolerance, kVerifyRatio * fixed_error);
+    std::printf("  verification: the fixed choice's error %s, tolerance %s\n",
+                number(fixed_error, "%.2g").c_str(), number(tolerance, "%.2g").c_str());
     std::vector<Realisation> verified;
     std::vector<double> errors;
     for (const Realisation &r : all.candidates) {
@@ -194,19 +211,21 @@ void tune_boundary(const TuneArgs &args, const Filter2D &filter, Boundary bounda
             error = verification_error(r, filter, boundary, device);
         } catch (const Error &e) {
             note = e.what();
+            failures++;  // the runtime offered it: failing to run is a defect
         }
-        const bool pass = error <= kVerifyTolerance;
-        std::printf("  %-9s %-26s error %s%s%s\n", pass ? "verified" : "FAILED", r.name.c_str(),
-                    number(error, "%.2g").c_str(), note.empty() ? "" : ": ", note.c_str());
-        if (!pass) {
-            failures++;  // left out of the table, and the command fails once it is written
-            continue;
-        }
+        const bool pass = error <= tolerance;
+        // A realisation less accurate than that (a direct form of order ≥ 3 in float32, say) is
+        // rejected: listed, never timed.
+        std::printf("  %-9s %-26s error %s%s%s\n",
+                    pass           ? "verified"
+                    : note.empty() ? "rejected"
+                                   : "FAILED",
+                    r.name.c_str(), number(error, "%.2g").c_str(), note.empty() ? "" : ": ", note.c_str());
+        if (!pass) continue;
         verified.push_back(r);
         errors.push_back(error);
     }
     if (args.list || verified.empty()) return;
-    const std::string fixed = fixed_candidate(verified, filter, boundary, device);
     std::vector<std::string> sizes = args.sizes;
     if (sizes.empty())
         sizes = device == Device::cuda ? std::vector<std::string>{"2048", "4096", "8192"}
