@@ -15,10 +15,9 @@ int run_cli(int argc, char **argv) {
     app.failure_message([](const CLI::App *, const CLI::Error &e) {
         return std::string("cascade: usage error: ") + e.what() + " (see --help)\n";
     });
-    const std::vector<Command> commands = {add_iir_command(app),     add_gaussian_command(app),
-                                           add_bspline_command(app), add_sat_command(app),
-                                           add_box_command(app),     add_bench_command(app),
-                                           add_tune_command(app)};
+    const std::vector<Command> commands = {
+        add_iir_command(app), add_gaussian_command(app), add_bspline_command(app), add_sat_command(app),
+        add_box_command(app), add_bench_command(app),    add_tune_command(app)};
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError &e) {
