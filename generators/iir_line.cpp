@@ -90,7 +90,7 @@ LineCompletion complete_carries(const std::string &name, Func u, Expr items, Fun
         Expr ws = lv.steps.x, v = lv.steps.y, item = j * C + v, count = counts.back();
         Expr input = select(item < count, inputs.back()(ws, clamp(item, 0, count - 1), c), 0.0f);
         Expr previous = times_state(table, power_row(l) + ws, K, [&](int s2) {
-            return select(v > 0, lv.within(max(v - 1, 0) * K + s2, j, c), 0.0f);
+            return earlier_output(v > 0, lv.within(max(v - 1, 0) * K + s2, j, c));
         });
         lv.within(v * K + ws, j, c) = input + previous;
         lv.local = Func(level + "_local");
@@ -112,7 +112,7 @@ LineCompletion complete_carries(const std::string &name, Func u, Expr items, Fun
     Expr ts = p.top_steps.x, tk = p.top_steps.y;
     p.top(tk * K + ts, c) =
         inputs.back()(ts, tk, c) + times_state(table, power_row(levels) + ts, K, [&](int s2) {
-            return select(tk > 0, p.top(max(tk - 1, 0) * K + s2, c), 0.0f);
+            return earlier_output(tk > 0, p.top(max(tk - 1, 0) * K + s2, c));
         });
     p.complete.resize(levels + 1);
     p.complete[levels] = Func(name + "_complete_" + std::to_string(levels));
