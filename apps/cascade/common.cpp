@@ -314,4 +314,11 @@ std::string command_line() {
     return line.empty() ? "cascade bench (command line unavailable)" : line;
 }
 
+RecursiveFilter pass_filter(const std::string &feedback, std::optional<double> gain) {
+    RecursiveFilter f;
+    f.feedback = parse_coefficients(feedback);
+    f.gain = gain ? *gain : unit_dc_gain(f.feedback);
+    return f;
+}
+
 }  // namespace cascade::cli

@@ -3,6 +3,7 @@
 // that mean the same everywhere.
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -81,5 +82,9 @@ Device timing_device(const std::string &choice);
 
 // The command line exactly as the process received it, quoted for a POSIX shell.
 std::string command_line();
+
+// A pass from --feedback a1,...,ar and an optional --gain (default: unit DC gain, 1 + Σ a_k).
+// Throws cascade::Error on a malformed list.
+RecursiveFilter pass_filter(const std::string &feedback, std::optional<double> gain);
 
 }  // namespace cascade::cli

@@ -18,13 +18,6 @@ struct IirArgs {
     std::string axes = "xy";
 };
 
-RecursiveFilter pass_filter(const std::string &feedback, std::optional<double> gain) {
-    RecursiveFilter f;
-    f.feedback = parse_coefficients(feedback);
-    f.gain = gain ? *gain : unit_dc_gain(f.feedback);
-    return f;
-}
-
 void run(const IirArgs &args) {
     const std::string &fy = args.feedback_y.empty() ? args.feedback : args.feedback_y;
     const std::string &fx = args.feedback_x.empty() ? args.feedback : args.feedback_x;

@@ -66,13 +66,6 @@ std::vector<std::complex<double>> parse_poles(const std::string &text) {
     return poles;
 }
 
-RecursiveFilter pass_filter(const std::string &feedback, std::optional<double> gain) {
-    RecursiveFilter f;
-    f.feedback = parse_coefficients(feedback);
-    f.gain = gain ? *gain : unit_dc_gain(f.feedback);
-    return f;
-}
-
 // --spec FILE: the same keys as the options, in JSON (docs/tuning.md).
 void read_spec(TuneArgs &args) {
     std::ifstream in(args.spec);
