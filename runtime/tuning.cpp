@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -80,15 +81,16 @@ std::vector<TuningEntry> load_tables(const std::string &setting) {
     return entries;
 }
 
-std::vector<TuningEntry> current_entries() {
+// Shared, not copied: every plan left to `automatic` looks its filter up here.
+std::shared_ptr<const std::vector<TuningEntry>> current_entries() {
     static std::mutex mutex;
     static std::string loaded_setting = "\x01";  // nothing loaded yet
-    static std::vector<TuningEntry> entries;
+    static std::shared_ptr<const std::vector<TuningEntry>> entries;
     const char *value = std::getenv("CASCADE_TUNING_TABLE");
     const std::string setting = value ? value : "";
     std::lock_guard<std::mutex> lock(mutex);
     if (setting != loaded_setting) {
-        entries = load_tables(setting);
+        entries = std::make_shared<const std::vector<TuningEntry>>(load_tables(setting));
         loaded_setting = setting;
     }
     return entries;
@@ -148,18 +150,18 @@ std::string filter_shape(const Filter2D &filter) {
     return "y:" + sections_text(filter.vertical) + " x:" + sections_text(filter.horizontal);
 }
 
-std::vector<TuningEntry> loaded_tuning_entries() { return current_entries(); }
+std::vector<TuningEntry> loaded_tuning_entries() { return *current_entries(); }
 
 std::string tuned_realisation(const Filter2D &filter, Boundary boundary, Device device, int width,
                               int height) {
-    const std::vector<TuningEntry> entries = current_entries();
-    if (entries.empty()) return "";
+    const std::shared_ptr<const std::vector<TuningEntry>> entries = current_entries();
+    if (entries->empty()) return "";
     const std::string dev = tuning_device(device), key = filter_key(filter), shape = filter_shape(filter);
     const double pixels = std::log2(double(width) * height);
     const TuningEntry *best = nullptr;
     int best_rank = 0;
     double best_distance = 0;
-    for (const TuningEntry &e : entries) {
+    for (const TuningEntry &e : *entries) {
         if (e.device != dev || e.boundary != boundary || (e.filter != key && e.shape != shape)) continue;
         const double distance = std::abs(std::log2(double(e.width) * e.height) - pixels);
         if (distance > 2) continue;  // a factor 4 in pixels
