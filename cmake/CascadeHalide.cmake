@@ -1,5 +1,5 @@
 # cascade_add_variant(<name> ORDER <r> GENERATOR <gen> FROM <exe> [DEVICES <cpu|cuda>...] [PARAMS <k=v>...]
-#                     [EXTRA])
+#                     [EXTRA] [AUTOSCHEDULER <Halide::Li2018|Halide::Adams2019|...>])
 #
 # Builds the AOT libraries <name>_o<r>_cpu and, with CASCADE_CUDA, <name>_o<r>_cuda (of those, the
 # DEVICES named, where given), all sharing
@@ -8,9 +8,11 @@
 # runtime/CMakeLists.txt generates the dispatch table. <r> is what the runtime matches a filter
 # against: the order of a direct-form variant, the section count of a sectioned one. The row also
 # carries the schedule knobs `tile=` and `rows=` of PARAMS (0 where absent) and EXTRA: a variant
-# a tuning manifest added (tuning/manifest.cmake), which plans run only when asked for its knobs.
+# a tuning manifest added (cmake/CascadeManifest.cmake), which plans run only when asked for its
+# knobs, and with AUTOSCHEDULER the autoscheduler that schedules it instead of the generator's
+# hand schedule (its lower-case name, "li2018", is the knob).
 function(cascade_add_variant NAME)
-  cmake_parse_arguments(ARG "EXTRA" "ORDER;GENERATOR;FROM" "PARAMS;DEVICES" ${ARGN})
+  cmake_parse_arguments(ARG "EXTRA" "ORDER;GENERATOR;FROM;AUTOSCHEDULER" "PARAMS;DEVICES" ${ARGN})
   set(knobs "")
   foreach(knob tile rows)
     set(value 0)
@@ -23,11 +25,22 @@ function(cascade_add_variant NAME)
   endforeach()
   set(extra 0)
   set(suffix "")
+  set(autoscheduler "")
+  set(autoscheduler_args "")
+  if(ARG_AUTOSCHEDULER)
+    string(REGEX REPLACE ".*::" "" autoscheduler "${ARG_AUTOSCHEDULER}")
+    string(TOLOWER "${autoscheduler}" autoscheduler)
+    set(autoscheduler_args AUTOSCHEDULER ${ARG_AUTOSCHEDULER})
+  endif()
   if(ARG_EXTRA)
     set(extra 1)
     # Extras share the default variants' names; the library's name tells their knobs apart.
-    string(REPLACE "|" "_" suffix "${knobs}")
-    string(REGEX REPLACE "^_([0-9]+)_([0-9]+)$" "_t\\1r\\2" suffix "${suffix}")
+    if(NOT knobs STREQUAL "|0|0")
+      string(REGEX REPLACE "^\\|([0-9]+)\\|([0-9]+)$" "_t\\1r\\2" suffix "${knobs}")
+    endif()
+    if(autoscheduler)
+      string(APPEND suffix _${autoscheduler})
+    endif()
   endif()
   set(devices cpu)
   if(CASCADE_CUDA)
@@ -59,12 +72,19 @@ function(cascade_add_variant NAME)
       FUNCTION_NAME cascade_${lib}
       TARGETS ${target}
       PARAMS ${ARG_PARAMS}
+      ${autoscheduler_args}
       ${runtime_arg})
     if(NOT owner)
       # The first library's runtime serves every other one; its target list grows with theirs.
       set_property(GLOBAL PROPERTY CASCADE_RUNTIME_OWNER ${lib})
     endif()
     set_property(GLOBAL APPEND PROPERTY CASCADE_HALIDE_LIBRARIES ${lib})
-    set_property(GLOBAL APPEND PROPERTY CASCADE_VARIANT_ROWS "${NAME}|${ARG_ORDER}|${dev}|cascade_${lib}${knobs}|${extra}")
+    # "-": hand-scheduled (a list element may not be empty).
+    set(scheduler "${autoscheduler}")
+    if(NOT scheduler)
+      set(scheduler "-")
+    endif()
+    set_property(GLOBAL APPEND PROPERTY CASCADE_VARIANT_ROWS
+                 "${NAME}|${ARG_ORDER}|${dev}|cascade_${lib}${knobs}|${extra}|${scheduler}")
   endforeach()
 endfunction()

@@ -1,11 +1,15 @@
 # cascade_add_manifest(<file.json>)
 #
 # Builds the extra variants a tuning manifest names (`cascade tune --emit-manifest`,
-# docs/tuning.md): block-parallel IIR variants with schedule knobs other than the build's defaults.
+# docs/tuning.md): block-parallel IIR variants with schedule knobs other than the build's defaults,
+# and variants a Halide autoscheduler schedules instead of the hand schedules.
 #   {"variants": [{"algorithm": 6, "sections": 2, "tile": 32, "rows": 4, "exact": false,
-#                  "level": false, "devices": ["cpu", "cuda"]}, ...]}
-# `sections` 0 is the direct form of order 1. Entries with the build's own tile and rows, or an
-# algorithm this build leaves out, are skipped: the default variants already hold them.
+#                  "level": false, "devices": ["cpu", "cuda"]},
+#                 {"algorithm": "rt", "sections": 2, "exact": false, "level": false,
+#                  "autoscheduler": "Li2018", "devices": ["cuda"]}, ...]}
+# `sections` 0 is the direct form of order 1 (of order `order` where given). `autoscheduler`:
+# Li2018, Adams2019 or Mullapudi2016 (Halide's, loaded as plugins). Entries with the build's own
+# schedule, or an algorithm this build leaves out, are skipped: the default variants hold them.
 function(cascade_add_manifest FILE)
   file(READ "${FILE}" manifest)
   set_property(DIRECTORY ${PROJECT_SOURCE_DIR} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${FILE}")
@@ -16,8 +20,12 @@ function(cascade_add_manifest FILE)
   math(EXPR last "${count} - 1")
   set(added 0)
   foreach(i RANGE ${last})
-    foreach(key algorithm sections tile rows exact level)
-      string(JSON ${key} GET "${manifest}" variants ${i} ${key})
+    # Optional keys read back as "" (and their error is dropped).
+    foreach(key algorithm sections tile rows exact level order autoscheduler devices)
+      string(JSON ${key} ERROR_VARIABLE missing GET "${manifest}" variants ${i} ${key})
+      if(missing)
+        set(${key} "")
+      endif()
     endforeach()
     # JSON booleans read back as ON/OFF; the generators parse true/false.
     foreach(key exact level)
@@ -27,22 +35,43 @@ function(cascade_add_manifest FILE)
         set(${key} false)
       endif()
     endforeach()
-    string(JSON devices_json ERROR_VARIABLE no_devices GET "${manifest}" variants ${i} devices)
-    set(devices cpu cuda)
-    if(NOT no_devices)
-      set(devices "")
-      string(JSON n LENGTH "${devices_json}")
+    set(device_list cpu cuda)
+    if(devices)
+      set(device_list "")
+      string(JSON n LENGTH "${devices}")
       math(EXPR n_last "${n} - 1")
       foreach(k RANGE ${n_last})
-        string(JSON dev GET "${devices_json}" ${k})
-        list(APPEND devices ${dev})
+        string(JSON dev GET "${devices}" ${k})
+        list(APPEND device_list ${dev})
       endforeach()
     endif()
-    if(NOT algorithm IN_LIST CASCADE_TILED_ALGORITHMS OR
-       (tile EQUAL CASCADE_IIR_TILE AND rows EQUAL CASCADE_IIR_ROWS))
-      continue()
+    set(scheduler_args "")
+    if(autoscheduler)
+      if(NOT TARGET Halide::${autoscheduler})
+        message(FATAL_ERROR "${FILE}: entry ${i}: no Halide autoscheduler '${autoscheduler}' "
+                            "(Li2018, Adams2019 or Mullapudi2016)")
+      endif()
+      set(scheduler_args AUTOSCHEDULER Halide::${autoscheduler})
     endif()
-    set(name iir_a${algorithm})
+
+    if(algorithm STREQUAL "rt")
+      set(stem iir_rt)
+      set(generator iir_rt)
+      set(knob_params "")
+    else()
+      if(NOT algorithm IN_LIST CASCADE_TILED_ALGORITHMS OR
+         (tile EQUAL CASCADE_IIR_TILE AND rows EQUAL CASCADE_IIR_ROWS AND NOT autoscheduler))
+        continue()
+      endif()
+      set(stem iir_a${algorithm})
+      set(generator iir_tiled)
+      set(knob_params algorithm=${algorithm} tile=${tile} rows=${rows} input.type=float32 output.type=float32)
+    endif()
+    if(algorithm STREQUAL "rt" AND NOT autoscheduler)
+      continue()  # RT has one hand schedule, which every build holds
+    endif()
+
+    set(name ${stem})
     if(sections GREATER 0)
       string(APPEND name _sections)
     endif()
@@ -52,17 +81,21 @@ function(cascade_add_manifest FILE)
     if(level)
       string(APPEND name _level)
     endif()
-    set(size 1)
-    set(order 1)
     if(sections GREATER 0)
       math(EXPR size "2 * ${sections}")
-      set(order ${sections})
+      set(variant_order ${sections})
+    else()
+      set(variant_order 1)
+      if(order)
+        set(variant_order ${order})
+      endif()
+      set(size ${variant_order})
     endif()
-    cascade_add_variant(${name} ORDER ${order} GENERATOR iir_tiled FROM iir_tiled.generator EXTRA
-      DEVICES ${devices}
-      PARAMS algorithm=${algorithm} tile=${tile} rows=${rows} input.type=float32 output.type=float32
-      exact=${exact} level=${level} sections=${sections} feedback_y.size=${size} feedback_x.size=${size})
+    cascade_add_variant(${name} ORDER ${variant_order} GENERATOR ${generator} FROM ${generator}.generator EXTRA
+      DEVICES ${device_list} ${scheduler_args}
+      PARAMS ${knob_params} exact=${exact} level=${level} sections=${sections}
+             feedback_y.size=${size} feedback_x.size=${size})
     math(EXPR added "${added} + 1")
   endforeach()
-  message(STATUS "Tuning manifest ${FILE}: ${added} extra variant(s) per device")
+  message(STATUS "Tuning manifest ${FILE}: ${added} extra variant(s)")
 endfunction()

@@ -202,7 +202,11 @@ IirLineFuncs define_iir_line(Func input, Expr length, Func output, const Section
     LineBlocks &x = f.final_blocks;
     x.func(i, t, c) = f.blocks(i, t, c);
     RDom rs(0, carries, "final_blocks_seeds");
-    Expr prologue_seed = select(t > 0, f.prologue.carries(min(rs.x, K - 1), max(t - 1, 0), c), 0.0f);
+    // The GPU pass covers whole groups of blocks, past the signal's last block T − 1: those blocks'
+    // (unused) seeds are not read at all, as Halide computes the carries only as far as the blocks
+    // that write outputs need them (initcheck found the slot past them read).
+    Expr prologue_seed =
+        earlier_output(t > 0 && t < T, f.prologue.carries(min(rs.x, K - 1), clamp(t - 1, 0, T - 1), c));
     Expr seed = prologue_seed;
     if (anticausal)
         seed = select(rs.x < K, prologue_seed, f.epilogue.carries(clamp(rs.x - K, 0, K - 1), t, c));

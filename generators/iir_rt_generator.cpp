@@ -115,7 +115,14 @@ public:
         add_dimension(vertical, Dim::y, height, false);
         add_dimension(horizontal, Dim::x, width, true);
 
-        if (get_target().has_gpu_feature()) {
+        if (auto_schedule) {
+            // A Halide autoscheduler (Li 2018, Adams 2019) schedules the pipeline instead: a
+            // baseline of what generic tuning reaches (docs/tuning.md). Its estimates: one 1024²
+            // plane, a smooth filter, the boundary tables. Its splits shift inwards,
+            // so that the variant runs on images at least that large only (the runtime reads the
+            // estimates from the metadata and refuses smaller ones).
+            set_estimates(vertical, horizontal);
+        } else if (get_target().has_gpu_feature()) {
             cascade::schedule_rt_cuda(passes, feedbacks, corrections, output);
             if (exact && level) cascade::schedule_level_cuda(image_level);
         } else {
@@ -125,6 +132,29 @@ public:
     }
 
 private:
+    void set_estimates(const std::vector<Coefficients> &vertical,
+                       const std::vector<Coefficients> &horizontal) {
+        const int size = 1024;
+        input.set_estimates({{0, size}, {0, size}, {0, 1}});
+        output.set_estimates({{0, size}, {0, size}, {0, 1}});
+        gain_y.set_estimate(0.1f);
+        gain_x.set_estimate(0.1f);
+        for (size_t j = 0; j < feedback_y.size(); j++) feedback_y.set_estimate(j, -0.3f);
+        for (size_t j = 0; j < feedback_x.size(); j++) feedback_x.set_estimate(j, -0.3f);
+        if (level_gain) level_gain->set_estimate(1.0f);
+        if (margin_size) margin_size->set_estimate(0);
+        if (margin_clamped) margin_clamped->set_estimate(false);
+        for (size_t first = 0; first < boundary_inputs.size(); first += 3) {
+            const std::vector<Coefficients> &k = first == 0 ? vertical : horizontal;
+            const int K = int(k.size()) * k[0].order();
+            boundary_inputs[first]->set_estimates({{0, 2 * K + 2}, {0, 2 * K}});
+            // The tables' rows (the border's length) depend on the filter: estimated as one, so
+            // that no split assumes more (quintic B-spline: 28 on the H100, Li 2018 split by 64).
+            boundary_inputs[first + 1]->set_estimates({{0, K}, {0, 1}});
+            boundary_inputs[first + 2]->set_estimates({{0, K}, {0, 1}});
+        }
+    }
+
     Input<float> *level_gain = nullptr;
     Input<int> *margin_size = nullptr;
     Input<bool> *margin_clamped = nullptr;

@@ -325,10 +325,15 @@ IirPlan::IirPlan(const Filter2D &filter, int width, int height, Form form, Algor
         choose_variant(filter, form, algorithm, boundary, samples, device, margin > 0);
     algorithm = choice.algorithm;
     const bool tiled = algorithm != Algorithm::rt && algorithm != Algorithm::strips;
-    if (!tiled && !schedule.is_default())
+    if (!tiled && (schedule.tile > 0 || schedule.rows > 0))
         throw Error(std::string("algorithm ") + algorithm_name(algorithm) +
                     " has no tile schedule; tile and rows apply to algorithms 2, 4, 5 and 6");
     variant_ = &find_variant(choice.name, choice.needed, device, schedule);
+    if (const auto [min_width, min_height] = minimum_size(*variant_);
+        width < min_width || height < min_height)
+        throw Error("the variant scheduled by " + schedule.autoscheduler + " runs on images of at least " +
+                    std::to_string(min_width) + "x" + std::to_string(min_height) +
+                    " (the autoscheduler's estimates)");
     const auto vertical = variant_sections(filter.vertical, choice.direct, variant_->order);
     const auto horizontal = variant_sections(filter.horizontal, choice.direct, variant_->order);
     require_stable_in_float(vertical, choice.direct);
@@ -439,27 +444,22 @@ void iir_line_2d(const Image &input, Image &output, const Filter2D &filter, cons
         for (float &v : output.data) v *= scale;
 }
 
-// A plan of several stages where the tuning tables name one for an automatic call (IirPlan runs
-// the single-stage ones itself); null otherwise.
-std::unique_ptr<RealisedPlan> tuned_chain(const Image &input, const Filter2D &filter,
-                                          const IirOptions &options, Device device) {
-    if (options.algorithm != Algorithm::automatic || options.form != Form::automatic ||
-        !options.schedule.is_default())
-        return nullptr;
+}  // namespace
+
+std::unique_ptr<RealisedPlan> tuned_chain(const Filter2D &filter, Boundary boundary, Device device, int width,
+                                          int height) {
     require_stable(filter.vertical);
     require_stable(filter.horizontal);
-    const std::string name = tuned_realisation(filter, options.boundary, device, input.width, input.height);
+    const std::string name = tuned_realisation(filter, boundary, device, width, height);
     if (name.empty()) return nullptr;
     try {
-        const Realisation r = parse_realisation(name, filter, options.boundary);
+        const Realisation r = parse_realisation(name, filter, boundary);
         if (r.stages.size() < 2) return nullptr;
-        return std::make_unique<RealisedPlan>(r, input.width, input.height, device, options.boundary);
+        return std::make_unique<RealisedPlan>(r, width, height, device, boundary);
     } catch (const Error &) {
         return nullptr;  // a table naming what this build cannot run: today's choice
     }
 }
-
-}  // namespace
 
 void iir_2d(const Image &input, Image &output, const Filter2D &filter, const IirOptions &options) {
     if (input.width < 1 || input.height < 1 || input.channels < 1) throw Error("the input image is empty");
@@ -467,8 +467,11 @@ void iir_2d(const Image &input, Image &output, const Filter2D &filter, const Iir
         throw Error("the output image's shape differs from the input's");
     if (runs_as_line(input.width, input.height, options)) return iir_line_2d(input, output, filter, options);
     const Device device = resolve_device(options.device);
-    if (std::unique_ptr<RealisedPlan> tuned = tuned_chain(input, filter, options, device))
-        return tuned->run(input, output);
+    if (options.algorithm == Algorithm::automatic && options.form == Form::automatic &&
+        options.schedule.is_default())
+        if (std::unique_ptr<RealisedPlan> tuned =
+                tuned_chain(filter, options.boundary, device, input.width, input.height))
+            return tuned->run(input, output);
     IirPlan plan(filter, input.width, input.height, options.form, options.algorithm, device, options.boundary,
                  SampleType::f32, 0, options.schedule);
     plan.run(input, output);

@@ -1,8 +1,10 @@
 #include "realisation.h"
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include "cascade/error.h"
 #include "cascade/planes.h"
@@ -24,14 +26,20 @@ const char *decomposition_name(Decomposition d) { return d == Decomposition::who
 
 bool tiled(Algorithm algorithm) { return algorithm != Algorithm::rt && algorithm != Algorithm::strips; }
 
-std::string schedule_name(TileSchedule schedule) {
-    return std::to_string(schedule.tile) + "x" + std::to_string(schedule.rows);
+// "64x2", "li2018", "64x2+li2018".
+std::string schedule_name(const TileSchedule &schedule) {
+    std::string name;
+    if (schedule.tile > 0 || schedule.rows > 0)
+        name = std::to_string(schedule.tile) + "x" + std::to_string(schedule.rows);
+    if (!schedule.autoscheduler.empty()) name += (name.empty() ? "" : "+") + schedule.autoscheduler;
+    return name;
 }
 
-std::string realisation_name(Decomposition d, Algorithm algorithm, Form form, TileSchedule schedule) {
+std::string realisation_name(Decomposition d, Algorithm algorithm, Form form, const TileSchedule &schedule) {
     std::string name = std::string(decomposition_name(d)) + "/" + algorithm_name(algorithm) + "/" +
                        (form == Form::direct ? "direct" : "sections");
-    if (tiled(algorithm)) name += "/" + schedule_name(schedule);
+    const std::string knobs = schedule_name(schedule);
+    if (!knobs.empty()) name += "/" + knobs;
     return name;
 }
 
@@ -76,26 +84,30 @@ std::vector<Filter2D> stage_filters(Decomposition d, const Filter2D &filter) {
     return stages;
 }
 
-// The tile schedules the build holds for a tiled algorithm on `device`, in order (tile, rows).
+// The schedules the build holds for an algorithm on `device`, in order (tile, rows, autoscheduler):
+// a tiled algorithm's tile schedules, and the autoscheduled variants of any. RT's hand schedule is
+// the default schedule {}.
 std::vector<TileSchedule> schedules_of(Algorithm algorithm, Device device) {
-    const std::string stem = std::string("iir_a") + algorithm_name(algorithm);
+    const std::string stem =
+        algorithm == Algorithm::rt ? "iir_rt" : std::string("iir_a") + algorithm_name(algorithm);
     std::vector<TileSchedule> schedules;
+    if (!tiled(algorithm)) schedules.push_back({});
     for (const Variant &v : variants()) {
         const std::string name = v.algorithm;
         const bool ours = name == stem || name.rfind(stem + "_", 0) == 0;
-        const TileSchedule s{v.tile, v.rows};
-        if (ours && v.device == device && v.tile > 0 &&
+        const TileSchedule s{v.tile, v.rows, v.autoscheduler};
+        if (ours && v.device == device && (v.tile > 0 || !s.autoscheduler.empty()) &&
             std::find(schedules.begin(), schedules.end(), s) == schedules.end())
             schedules.push_back(s);
     }
-    std::sort(schedules.begin(), schedules.end(), [](TileSchedule a, TileSchedule b) {
-        return a.tile != b.tile ? a.tile < b.tile : a.rows < b.rows;
+    std::sort(schedules.begin(), schedules.end(), [](const TileSchedule &a, const TileSchedule &b) {
+        return std::tie(a.tile, a.rows, a.autoscheduler) < std::tie(b.tile, b.rows, b.autoscheduler);
     });
     return schedules;
 }
 
 std::vector<Stage> make_stages(Decomposition d, const Filter2D &filter, Algorithm algorithm, Form form,
-                               TileSchedule schedule) {
+                               const TileSchedule &schedule) {
     std::vector<Stage> stages;
     for (const Filter2D &part : stage_filters(d, filter)) stages.push_back({part, algorithm, form, schedule});
     return stages;
@@ -107,6 +119,17 @@ std::unique_ptr<IirPlan> stage_plan(const Stage &s, int width, int height, Devic
 }
 
 }  // namespace
+
+std::pair<int, int> smallest_image(const Realisation &realisation) {
+    std::pair<int, int> size{1, 1};
+    for (const Stage &s : realisation.stages)
+        for (const Variant &v : variants())
+            if (!s.schedule.autoscheduler.empty() && v.autoscheduler == s.schedule.autoscheduler) {
+                const auto [width, height] = minimum_size(v);
+                size = {std::max(size.first, width), std::max(size.second, height)};
+            }
+    return size;
+}
 
 Realisations enumerate_realisations(const Filter2D &filter, Boundary boundary, Device device) {
     require_stable(filter.vertical);
@@ -123,7 +146,7 @@ Realisations enumerate_realisations(const Filter2D &filter, Boundary boundary, D
         const std::string problem = decomposition_problem(d, boundary);
         for (Algorithm algorithm : kAlgorithms) {
             std::vector<TileSchedule> schedules = {TileSchedule{}};
-            if (tiled(algorithm)) schedules = schedules_of(algorithm, device);
+            if (algorithm != Algorithm::strips) schedules = schedules_of(algorithm, device);
             for (Form form : kForms) {
                 const std::string family = std::string(decomposition_name(d)) + "/" +
                                            algorithm_name(algorithm) + "/" +
@@ -147,8 +170,11 @@ Realisations enumerate_realisations(const Filter2D &filter, Boundary boundary, D
                     Realisation r{realisation_name(d, algorithm, form, schedule), d,
                                   make_stages(d, filter, algorithm, form, schedule)};
                     std::vector<const Variant *> calls;
+                    const auto [smallest_width, smallest_height] = smallest_image(r);
                     try {
-                        calls = RealisedPlan(r, kTrialWidth, kTrialHeight, device, boundary).variants();
+                        calls = RealisedPlan(r, std::max(kTrialWidth, smallest_width),
+                                             std::max(kTrialHeight, smallest_height), device, boundary)
+                                    .variants();
                     } catch (const Error &e) {
                         refuse(r.name, e.what());  // this schedule only: the family ran above
                         continue;
@@ -181,17 +207,35 @@ Realisation parse_realisation(const std::string &name, const Filter2D &filter, B
     const Algorithm algorithm = parse_algorithm(parts[1]);
     const Form form = parse_form(parts[2]);
     if (algorithm == Algorithm::automatic || form == Form::automatic) throw bad("auto is not a realisation");
+    // The schedule: the tiled algorithms' TILExROWS, an autoscheduler's name, or both ("64x2",
+    // "li2018", "64x2+li2018").
     TileSchedule schedule;
-    if (tiled(algorithm) != (parts.size() == 4))
+    if (parts.size() == 4) {
+        std::string knobs = parts[3];
+        const auto malformed = [&] { return bad("malformed schedule '" + parts[3] + "'"); };
+        if (const size_t plus = knobs.find('+'); plus != std::string::npos) {
+            schedule.autoscheduler = knobs.substr(plus + 1);
+            knobs.resize(plus);
+            if (schedule.autoscheduler.empty()) throw malformed();
+        } else if (knobs.empty()) {
+            throw malformed();
+        } else if (!std::isdigit(static_cast<unsigned char>(knobs[0]))) {
+            schedule.autoscheduler = knobs;
+            knobs.clear();
+        }
+        for (char ch : schedule.autoscheduler)
+            if (!std::isalnum(static_cast<unsigned char>(ch))) throw malformed();
+        if (!knobs.empty()) {
+            char x = 0;
+            std::stringstream in(knobs);
+            if (!(in >> schedule.tile >> x >> schedule.rows) || x != 'x' || !in.eof() || schedule.tile < 1 ||
+                schedule.rows < 1)
+                throw malformed();
+        }
+    }
+    if (tiled(algorithm) != (schedule.tile > 0))
         throw bad(tiled(algorithm) ? "a tiled algorithm needs TILExROWS"
                                    : "only tiled algorithms take TILExROWS");
-    if (parts.size() == 4) {
-        char x = 0;
-        std::stringstream knobs(parts[3]);
-        if (!(knobs >> schedule.tile >> x >> schedule.rows) || x != 'x' || !knobs.eof() ||
-            schedule.tile < 1 || schedule.rows < 1)
-            throw bad("malformed schedule '" + parts[3] + "'");
-    }
     const std::string problem = decomposition_problem(d, boundary);
     if (!problem.empty()) throw Error("realisation '" + name + "' is " + problem);
     return {realisation_name(d, algorithm, form, schedule), d,

@@ -18,7 +18,7 @@ struct Stage {
     Filter2D filter;
     Algorithm algorithm = Algorithm::a6;
     Form form = Form::sections;
-    TileSchedule schedule;  // tiled algorithms: the variant's tile and rows; else {0, 0}
+    TileSchedule schedule;  // tiled algorithms: the variant's tile and rows; an autoscheduled variant's name
 };
 
 // How the filter is split into stages.
@@ -28,8 +28,8 @@ enum class Decomposition {
 };
 
 struct Realisation {
-    std::string
-        name;  // "whole/6/sections/64x2", "split/rt/direct": decomposition/algorithm/form[/tile x rows]
+    std::string name;  // "whole/6/sections/64x2", "split/rt/direct", "whole/rt/sections/li2018":
+                       // decomposition/algorithm/form[/schedule]
     Decomposition decomposition = Decomposition::whole;
     std::vector<Stage> stages;
 };
@@ -53,6 +53,10 @@ Realisations enumerate_realisations(const Filter2D &filter, Boundary boundary, D
 // The stages of the realisation `name` names (as enumerate_realisations names it). Throws
 // cascade::Error when the name is malformed, or the realisation cannot run the filter exactly.
 Realisation parse_realisation(const std::string &name, const Filter2D &filter, Boundary boundary);
+
+// The smallest image {width, height} the realisation runs on: {1, 1}, or what its autoscheduled
+// variants assume (variants.h, minimum_size).
+std::pair<int, int> smallest_image(const Realisation &realisation);
 
 // The realisation `automatic` runs where no tuning table names one (runtime/iir.cpp): on the CPU
 // the strips where they apply, else algorithm 6 with the build's tile schedule.
@@ -81,5 +85,11 @@ private:
     Halide::Runtime::Buffer<float> intermediate_;
     int intermediate_channels_ = 0;  // 0: not allocated yet
 };
+
+// The plan of several stages the tuning tables name for a filter left to `automatic` at this size
+// (IirPlan runs the single-stage winners itself); null where none does, or this build cannot run
+// it. Throws cascade::Error for an unstable filter or a malformed table.
+std::unique_ptr<RealisedPlan> tuned_chain(const Filter2D &filter, Boundary boundary, Device device, int width,
+                                          int height);
 
 }  // namespace cascade

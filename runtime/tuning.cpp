@@ -58,6 +58,8 @@ TuningEntry entry_from(const json &j) {
         e.candidates.push_back({c.at("name").get<std::string>(), c.at("ms").get<double>(),
                                 c.at("gips").get<double>(), c.at("copy_fraction").get<double>(),
                                 c.at("error").get<double>()});
+    e.auto_choice = j.value("auto_choice", std::string());
+    e.auto_ms = j.value("auto_ms", double(NAN));
     if (e.width < 1 || e.height < 1) throw Error("the size must be at least 1x1");
     return e;
 }
@@ -98,6 +100,13 @@ std::shared_ptr<const std::vector<TuningEntry>> current_entries() {
 
 }  // namespace
 
+std::string tuned_winner(const std::vector<TunedCandidate> &candidates, const std::string &fixed_choice) {
+    if (candidates.empty()) return "";
+    for (const TunedCandidate &c : candidates)
+        if (c.name == fixed_choice && c.ms <= candidates.front().ms * (1 + kTuningMargin)) return c.name;
+    return candidates.front().name;
+}
+
 std::string write_tuning_table(const TuningTable &table) {
     json entries = json::array();
     for (const TuningEntry &e : table.entries) {
@@ -108,16 +117,21 @@ std::string write_tuning_table(const TuningTable &table) {
                                   {"gips", c.gips},
                                   {"copy_fraction", c.copy_fraction},
                                   {"error", c.error}});
-        entries.push_back({{"device", e.device},
-                           {"filter", e.filter},
-                           {"shape", e.shape},
-                           {"boundary", boundary_name(e.boundary)},
-                           {"width", e.width},
-                           {"height", e.height},
-                           {"copy_ms", e.copy_ms},
-                           {"winner", e.winner},
-                           {"fixed_choice", e.fixed_choice},
-                           {"candidates", candidates}});
+        json entry = {{"device", e.device},
+                      {"filter", e.filter},
+                      {"shape", e.shape},
+                      {"boundary", boundary_name(e.boundary)},
+                      {"width", e.width},
+                      {"height", e.height},
+                      {"copy_ms", e.copy_ms},
+                      {"winner", e.winner},
+                      {"fixed_choice", e.fixed_choice},
+                      {"candidates", candidates}};
+        if (!e.auto_choice.empty()) {
+            entry["auto_choice"] = e.auto_choice;
+            entry["auto_ms"] = e.auto_ms;
+        }
+        entries.push_back(entry);
     }
     return json{{"format", "cascade-tuning-1"}, {"entries", entries}}.dump(1) + "\n";
 }

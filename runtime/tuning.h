@@ -2,6 +2,7 @@
 // Tuning tables: the measured times of a filter's realisations per device and size, and the
 // winner `--algorithm auto` runs (docs/tuning.md). Written by `cascade tune`; read from the
 // tables the library ships (tuning/tables/) and from the files CASCADE_TUNING_TABLE names.
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -29,11 +30,23 @@ struct TuningEntry {
     std::string winner;        // the fastest candidate
     std::string fixed_choice;  // what auto ran before any table: the realisation it names
     std::vector<TunedCandidate> candidates;
+    // With `cascade tune --check-auto`: what auto ran in the same run, as the tables then in force
+    // directed it, and its median time; else "" and NaN.
+    std::string auto_choice;
+    double auto_ms = NAN;
 };
 
 struct TuningTable {
     std::vector<TuningEntry> entries;
 };
+
+// A candidate must beat the fixed choice by more than this fraction of its time to win: two
+// timings of one kernel in one run differed by up to 0.5% on the H100 (docs/tuning.md).
+constexpr double kTuningMargin = 0.01;
+
+// The winner among `candidates` (sorted fastest first): the fastest, unless the fixed choice is
+// within kTuningMargin of it.
+std::string tuned_winner(const std::vector<TunedCandidate> &candidates, const std::string &fixed_choice);
 
 // The table as JSON, and back. read_tuning_table throws cascade::Error naming `origin` and the
 // field on malformed text.

@@ -12,7 +12,9 @@ const char *device_name(Device device) { return device == Device::cuda ? "cuda" 
 namespace {
 
 bool has_schedule(const Variant &v, TileSchedule schedule) {
-    return schedule.is_default() ? !v.extra : v.tile == schedule.tile && v.rows == schedule.rows;
+    return schedule.is_default() ? !v.extra
+                                 : v.tile == schedule.tile && v.rows == schedule.rows &&
+                                       v.autoscheduler == schedule.autoscheduler;
 }
 
 }  // namespace
@@ -29,7 +31,7 @@ const Variant *lookup_variant(const std::string &algorithm, int order, Device de
 std::vector<TileSchedule> built_schedules(const std::string &algorithm, Device device) {
     std::vector<TileSchedule> knobs;
     for (const Variant &v : variants()) {
-        const TileSchedule k{v.tile, v.rows};
+        const TileSchedule k{v.tile, v.rows, v.autoscheduler};
         if (v.algorithm == algorithm && v.device == device &&
             std::find(knobs.begin(), knobs.end(), k) == knobs.end())
             knobs.push_back(k);
@@ -45,7 +47,9 @@ const Variant &find_variant(const std::string &algorithm, int order, Device devi
             built << (built.tellp() > 0 ? ", " : "") << v.order;
     std::ostringstream msg;
     msg << "no " << device_name(device) << " variant of " << algorithm;
-    if (!schedule.is_default()) msg << " with tile " << schedule.tile << " and rows " << schedule.rows;
+    if (!schedule.autoscheduler.empty()) msg << " scheduled by " << schedule.autoscheduler;
+    if (schedule.tile > 0 || schedule.rows > 0)
+        msg << " with tile " << schedule.tile << " and rows " << schedule.rows;
     msg << " for order " << order;
     if (built.tellp() > 0) {
         msg << " (this build has orders " << built.str() << ")";
@@ -53,6 +57,21 @@ const Variant &find_variant(const std::string &algorithm, int order, Device devi
         msg << " (this build has none for " << device_name(device) << ")";
     }
     throw Error(msg.str());
+}
+
+std::pair<int, int> minimum_size(const Variant &variant) {
+    std::pair<int, int> size{1, 1};
+    if (variant.autoscheduler[0] == 0) return size;
+    const halide_filter_metadata_t *meta = variant.metadata();
+    for (int k = 0; k < meta->num_arguments; k++) {
+        const halide_filter_argument_t &a = meta->arguments[k];
+        if (std::string(a.name) != "output" || !a.buffer_estimates || a.dimensions < 2) continue;
+        // Per dimension, pointers to its min and its extent (null where none was given).
+        const int64_t *width = a.buffer_estimates[1], *height = a.buffer_estimates[3];
+        if (width) size.first = std::max(size.first, int(*width));
+        if (height) size.second = std::max(size.second, int(*height));
+    }
+    return size;
 }
 
 bool has_variants(Device device) {

@@ -3,6 +3,7 @@
 #include <HalideRuntime.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cascade/device.h"
@@ -16,10 +17,16 @@ struct Variant {
     Device device;
     int (*call)(void **args);  // Halide's _argv entry point
     const halide_filter_metadata_t *(*metadata)();
-    int tile = 0;        // the block-parallel variants' tile size b (0: not tiled)
-    int rows = 0;        // their GPU threads per tile column (0: not tiled)
-    bool extra = false;  // added by a tuning manifest: run only when its knobs are asked for
+    int tile = 0;                    // the block-parallel variants' tile size b (0: not tiled)
+    int rows = 0;                    // their GPU threads per tile column (0: not tiled)
+    bool extra = false;              // added by a tuning manifest: run only when its knobs are asked for
+    const char *autoscheduler = "";  // scheduled by this Halide autoscheduler; "": by hand
 };
+
+// The smallest image {width, height} the variant runs on: an autoscheduled one assumes its
+// output's estimates (Halide's autoschedulers split by them, shifting inwards), read from its
+// metadata; any other {1, 1}.
+std::pair<int, int> minimum_size(const Variant &variant);
 
 // Every variant of this build (generated from generators/CMakeLists.txt).
 const std::vector<Variant> &variants();

@@ -145,6 +145,8 @@ bool direct_of_high_order(const Realisation &r) {
 TEST_P(RealisationTest, EveryRealisationIsAsAccurateAsTheFixedChoice) {
     const Device device = GetParam() == DeviceChoice::cuda ? Device::cuda : Device::cpu;
     auto rng = rng_for_test();
+    std::mt19937_64 large_rng(rng());
+    rng = rng_for_test();
     const int sizes[][2] = {{1, 1}, {67, 45}, {3, 130}, {129, 2}, {65, 97}};
     int checked = 0;
     for (const NamedFilter &f : issue_filters()) {
@@ -154,25 +156,34 @@ TEST_P(RealisationTest, EveryRealisationIsAsAccurateAsTheFixedChoice) {
             const Realisation fixed =
                 parse_realisation(fixed_realisation(f.filter, boundary, device), f.filter, boundary);
             const Realisations all = enumerate_realisations(f.filter, boundary, device);
+            const auto check = [&](const Realisation &r, const Image &input, double fixed_error) {
+                const double error = realisation_error(r, f.filter, boundary, device, input);
+                const std::string what = std::string(f.name) + " " + r.name + " " + boundary_name(boundary) +
+                                         " " + std::to_string(input.width) + "x" +
+                                         std::to_string(input.height);
+                if (direct_of_high_order(r)) {
+                    EXPECT_TRUE(std::isfinite(error)) << what;
+                } else {
+                    EXPECT_LE(error, std::max(1e-4, 4 * fixed_error))
+                        << what << " (fixed choice " << fixed_error << ")";
+                }
+                checked++;
+            };
             for (const auto &[width, height] : sizes) {
                 const Image input = random_image(rng, width, height, 2);
                 const double fixed_error = realisation_error(fixed, f.filter, boundary, device, input);
                 EXPECT_LE(fixed_error, fixed_bound)
                     << f.name << " " << fixed.name << " " << width << "x" << height;
-                for (const Realisation &r : all.candidates) {
-                    const double error = realisation_error(r, f.filter, boundary, device, input);
-                    const std::string what = std::string(f.name) + " " + r.name + " " +
-                                             boundary_name(boundary) + " " + std::to_string(width) + "x" +
-                                             std::to_string(height);
-                    if (direct_of_high_order(r)) {
-                        EXPECT_TRUE(std::isfinite(error)) << what;
-                    } else {
-                        EXPECT_LE(error, std::max(1e-4, 4 * fixed_error))
-                            << what << " (fixed choice " << fixed_error << ")";
-                    }
-                    checked++;
-                }
+                for (const Realisation &r : all.candidates)
+                    if (smallest_image(r) == std::pair{1, 1}) check(r, input, fixed_error);
             }
+            // Autoscheduled ones, on an image just past their smallest (drawn apart, so that the
+            // small images above are the ones the fixed choice's bounds were measured on).
+            for (const Realisation &r : all.candidates)
+                if (const auto [width, height] = smallest_image(r); width > 1 || height > 1) {
+                    const Image input = random_image(large_rng, width + 3, height + 5, 1);
+                    check(r, input, realisation_error(fixed, f.filter, boundary, device, input));
+                }
         }
     }
     EXPECT_GT(checked, 0);
@@ -221,7 +232,10 @@ TEST(Realisations, CandidatesAreDistinct) {
             const Realisations all = enumerate_realisations(f.filter, boundary, Device::cpu);
             std::vector<std::vector<const Variant *>> seen;
             for (const Realisation &r : all.candidates) {
-                const auto calls = RealisedPlan(r, 9, 9, Device::cpu, boundary).variants();
+                const auto [width, height] = smallest_image(r);
+                const auto calls =
+                    RealisedPlan(r, std::max(width, 9), std::max(height, 9), Device::cpu, boundary)
+                        .variants();
                 EXPECT_EQ(std::count(seen.begin(), seen.end(), calls), 0) << f.name << " " << r.name;
                 seen.push_back(calls);
             }
@@ -247,6 +261,9 @@ TEST(Realisations, NamesParseBackAndBadNamesSayWhy) {
     EXPECT_TRUE(contains(message("whole/rt/direct/64x2", Boundary::none), "only tiled algorithms"));
     EXPECT_TRUE(contains(message("half/6/sections/64x2", Boundary::none), "unknown decomposition"));
     EXPECT_TRUE(contains(message("whole/6/sections/64by2", Boundary::none), "malformed schedule"));
+    EXPECT_TRUE(contains(message("whole/rt/sections/li-2018", Boundary::none), "malformed schedule"));
+    EXPECT_TRUE(contains(message("whole/6/sections/64x2+", Boundary::none), "malformed schedule"));
+    EXPECT_TRUE(contains(message("whole/6/sections/li2018", Boundary::none), "needs TILExROWS"));
     EXPECT_TRUE(contains(message("split/rt/direct", Boundary::clamp), "not exact under boundary clamp"));
     EXPECT_TRUE(contains(message("whole/9/sections/64x2", Boundary::none), "algorithm"));
 }
@@ -269,6 +286,13 @@ TEST(TileSchedules, UnbuiltScheduleIsRefusedAndTheDefaultNamedExplicitlyRuns) {
     } catch (const Error &e) {
         EXPECT_TRUE(contains(e.what(), "no tile schedule")) << e.what();
     }
+    try {
+        IirPlan(g, 40, 40, Form::sections, Algorithm::rt, Device::cpu, Boundary::none, SampleType::f32, 0,
+                {0, 0, "nosuch"});
+        ADD_FAILURE() << "an autoscheduler no variant has was accepted";
+    } catch (const Error &e) {
+        EXPECT_TRUE(contains(e.what(), "scheduled by nosuch")) << e.what();
+    }
     const TileSchedule build{CASCADE_TEST_IIR_TILE, CASCADE_TEST_IIR_ROWS};
     IirPlan named(g, 40, 40, Form::sections, Algorithm::a6, Device::cpu, Boundary::none, SampleType::f32, 0,
                   build);
@@ -287,7 +311,10 @@ TEST(TileSchedules, ExtraSchedulesMatchTheReference) {
         const bool exact = contains(v.algorithm, "_exact");
         const bool sections = contains(v.algorithm, "_sections");
         if (contains(v.algorithm, "_level") || contains(v.algorithm, "_margin")) continue;
-        const Algorithm algorithm = parse_algorithm(std::string(v.algorithm).substr(5, 1));
+        const std::string family = v.algorithm;  // iir_rt..., iir_a6...
+        const Algorithm algorithm =
+            parse_algorithm(family.rfind("iir_rt", 0) == 0 ? "rt" : family.substr(5, 1));
+        const int tile = v.tile > 0 ? v.tile : 16;  // RT's autoscheduled ones: no tile
         // v.order complex pairs (sections), or one real pole (the direct form of order 1).
         std::vector<std::complex<double>> poles = {0.7};
         if (sections) {
@@ -299,22 +326,45 @@ TEST(TileSchedules, ExtraSchedulesMatchTheReference) {
         }
         const Filter2D f{unit_gain_filter(poles), unit_gain_filter(poles)};
         const Boundary boundary = exact ? Boundary::mirror : Boundary::none;
-        for (const auto &[width, height] :
-             {std::pair{1, 1}, {v.tile + 1, 2 * v.tile - 1}, {3 * v.tile + 5, 7}}) {
+        std::vector<std::pair<int, int>> sizes = {{1, 1}, {tile + 1, 2 * tile - 1}, {3 * tile + 5, 7}};
+        // An autoscheduled variant runs on images at least as large as its estimates only.
+        if (const auto [min_width, min_height] = minimum_size(v); min_width > 1 || min_height > 1) {
+            sizes = {{min_width, min_height + 3}, {min_width + 17, min_height}};
+            try {
+                IirPlan(f, min_width - 1, min_height, sections ? Form::sections : Form::direct, algorithm,
+                        Device::cpu, boundary, SampleType::f32, 0, {v.tile, v.rows, v.autoscheduler});
+                ADD_FAILURE() << v.algorithm << " " << v.autoscheduler << " took an image past its estimates";
+            } catch (const Error &e) {
+                EXPECT_TRUE(contains(e.what(), "runs on images of at least")) << e.what();
+            }
+        }
+        for (const auto &[width, height] : sizes) {
             const Image input = random_image(rng, width, height, 1);
             Image output(width, height, 1);
             std::fill(output.data.begin(), output.data.end(), kPoison);
             IirPlan plan(f, width, height, sections ? Form::sections : Form::direct, algorithm, Device::cpu,
-                         boundary, SampleType::f32, 0, {v.tile, v.rows});
+                         boundary, SampleType::f32, 0, {v.tile, v.rows, v.autoscheduler});
             ASSERT_EQ(&plan.variant(), &v) << v.algorithm << " order " << v.order;
             plan.run(input, output);
             EXPECT_LE(relative_l2(reference::plane(output, 0),
                                   reference::filter_2d(f, reference::plane(input, 0), boundary)),
                       1e-5)
-                << v.algorithm << " tile " << v.tile << " " << width << "x" << height;
+                << v.algorithm << " tile " << v.tile << " " << v.autoscheduler << " " << width << "x"
+                << height;
         }
     }
     if (extras == 0) GTEST_SKIP() << "this build's tuning manifest adds no CPU variant";
+}
+
+// The fixed choice keeps its place unless a candidate beats it by more than the timing noise.
+TEST(TuningTables, AWinnerBeatsTheFixedChoiceByMoreThanTheMargin) {
+    const std::vector<TunedCandidate> close = {{"whole/4/sections/64x2", 1.0},
+                                               {"whole/6/sections/64x2", 1.005}};
+    EXPECT_EQ(tuned_winner(close, "whole/6/sections/64x2"), "whole/6/sections/64x2");
+    const std::vector<TunedCandidate> clear = {{"whole/2/sections/64x2", 1.0},
+                                               {"whole/6/sections/64x2", 1.25}};
+    EXPECT_EQ(tuned_winner(clear, "whole/6/sections/64x2"), "whole/2/sections/64x2");
+    EXPECT_EQ(tuned_winner(clear, ""), "whole/2/sections/64x2");  // no fixed choice among them
 }
 
 TEST(TuningTables, RoundTripAndMalformedTablesNameTheirOrigin) {
@@ -322,6 +372,8 @@ TEST(TuningTables, RoundTripAndMalformedTablesNameTheirOrigin) {
     TuningTable table;
     table.entries = {entry_for(g, Boundary::reflect, 512, 256, "split/rt/direct")};
     table.entries[0].fixed_choice = "whole/6/sections/64x2";
+    table.entries[0].auto_choice = "split/rt/direct";
+    table.entries[0].auto_ms = 2.5;
     const TuningTable back = read_tuning_table(write_tuning_table(table), "memory");
     ASSERT_EQ(back.entries.size(), 1u);
     const TuningEntry &e = back.entries[0];
@@ -332,6 +384,8 @@ TEST(TuningTables, RoundTripAndMalformedTablesNameTheirOrigin) {
     EXPECT_EQ(e.height, 256);
     EXPECT_EQ(e.winner, "split/rt/direct");
     EXPECT_EQ(e.fixed_choice, "whole/6/sections/64x2");
+    EXPECT_EQ(e.auto_choice, "split/rt/direct");
+    EXPECT_DOUBLE_EQ(e.auto_ms, 2.5);
     ASSERT_EQ(e.candidates.size(), 1u);
     EXPECT_DOUBLE_EQ(e.candidates[0].ms, 2);
     for (const std::string bad : {"", "{", "{\"format\": \"other\"}", "{\"format\": \"cascade-tuning-1\"}",
@@ -442,8 +496,15 @@ TEST(TuneCommand, WritesATableOfEveryVerifiedRealisation) {
     const Filter2D g{van_vliet_gaussian(4), van_vliet_gaussian(4)};
     for (const TuningEntry &e : t.entries) {
         const Realisations all = enumerate_realisations(g, e.boundary, Device::cpu);
-        EXPECT_EQ(e.candidates.size(), all.candidates.size()) << boundary_name(e.boundary);
-        EXPECT_EQ(e.winner, e.candidates.front().name);
+        // Autoscheduled realisations run on images past their estimates only (not timed here).
+        const auto fits = [&](const Realisation &r) {
+            const auto [width, height] = smallest_image(r);
+            return width <= e.width && height <= e.height;
+        };
+        EXPECT_EQ(e.candidates.size(),
+                  size_t(std::count_if(all.candidates.begin(), all.candidates.end(), fits)))
+            << boundary_name(e.boundary);
+        EXPECT_EQ(e.winner, tuned_winner(e.candidates, e.fixed_choice));
         EXPECT_FALSE(e.fixed_choice.empty());
         EXPECT_EQ(e.filter, filter_key(g));
         for (const TunedCandidate &c : e.candidates) {
@@ -454,6 +515,26 @@ TEST(TuneCommand, WritesATableOfEveryVerifiedRealisation) {
     }
     const TableSetting setting(table);
     EXPECT_EQ(tuned_realisation(g, Boundary::none, Device::cpu, 48, 48), t.entries[0].winner);
+
+    // Timed again beside auto, as that table directs it: auto runs each entry's winner.
+    const std::string checked = testing::temporary_folder() + "/checked.json";
+    const CliRun c = run_cli(
+        "tune --gaussian 4 --boundary none,reflect --device cpu --sizes 48,40x30 "
+        "--repetitions 2 --warmup 0 --check-auto --out " +
+        checked);
+    ASSERT_EQ(c.status, 0) << c.out << c.err;
+    std::ifstream checked_in(checked);
+    const TuningTable again = read_tuning_table(
+        std::string(std::istreambuf_iterator<char>(checked_in), std::istreambuf_iterator<char>()), checked);
+    ASSERT_EQ(again.entries.size(), t.entries.size());
+    for (size_t k = 0; k < t.entries.size(); k++) {
+        const TuningEntry &e = again.entries[k];
+        ASSERT_EQ(e.width, t.entries[k].width);
+        ASSERT_EQ(e.boundary, t.entries[k].boundary);
+        EXPECT_EQ(e.auto_choice, t.entries[k].winner) << boundary_name(e.boundary) << " " << e.width;
+        EXPECT_GT(e.auto_ms, 0);
+    }
+    EXPECT_TRUE(contains(c.out, "auto (")) << c.out;
 }
 
 TEST(TuneCommand, EmitsAManifestAndRefusesBadSpecs) {
@@ -464,6 +545,7 @@ TEST(TuneCommand, EmitsAManifestAndRefusesBadSpecs) {
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     EXPECT_TRUE(contains(text, "\"tile\": 32")) << text;
     EXPECT_TRUE(contains(text, "\"exact\": true")) << text;
+    EXPECT_TRUE(contains(text, "\"autoscheduler\": \"Li2018\"")) << text;
     // A JSON spec with complex poles as strings (the H100 run's random filter).
     r = run_cli("tune --spec " + testing::source_dir() + "/tuning/specs/random4.json --device cpu --list");
     EXPECT_EQ(r.status, 0) << r.err;

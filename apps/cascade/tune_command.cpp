@@ -23,6 +23,7 @@
 #include "realisation.h"
 #include "reference.h"
 #include "tuning.h"
+#include "variants.h"
 
 namespace cascade::cli {
 
@@ -45,6 +46,7 @@ struct TuneArgs {
     std::string device = "auto", out, manifest;
     BenchOptions options;
     bool list = false;
+    bool check_auto = false;
 };
 
 // "0.5,-0.3+0.2i": real poles and complex ones; each complex pole brings its conjugate.
@@ -138,7 +140,12 @@ double verification_error(const Realisation &r, const Filter2D &filter, Boundary
     std::mt19937 rng(7);
     std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
     double worst = 0;
-    for (const auto &[width, height, channels] : kVerifySizes) {
+    // Realisations with a smallest image (autoscheduled variants) are verified past it, by as much.
+    const auto [smallest_width, smallest_height] = smallest_image(r);
+    const bool past_smallest = smallest_width > 1 || smallest_height > 1;
+    for (const auto &[verify_width, verify_height, channels] : kVerifySizes) {
+        const int width = verify_width + (past_smallest ? smallest_width : 0);
+        const int height = verify_height + (past_smallest ? smallest_height : 0);
         Image input(width, height, channels), output(width, height, channels);
         for (float &v : input.data) v = uniform(rng);
         std::fill(output.data.begin(), output.data.end(), std::nanf(""));
@@ -163,7 +170,7 @@ std::string fixed_candidate(const std::vector<Realisation> &candidates, const Fi
         const auto want =
             calls(parse_realisation(fixed_realisation(filter, boundary, device), filter, boundary));
         for (const Realisation &r : candidates)
-            if (calls(r) == want) return r.name;
+            if (smallest_image(r) == std::pair{1, 1} && calls(r) == want) return r.name;
     } catch (const Error &) {
     }
     return "";
@@ -173,6 +180,37 @@ std::string number(double value, const char *format) {
     char text[32] = "-";
     if (std::isfinite(value)) std::snprintf(text, sizeof(text), format, value);
     return text;
+}
+
+// What `--algorithm auto` runs at this size, as the tables in force direct it (the library's own
+// path: a tuned chain where they name one, else IirPlan, which reads them for one stage), named
+// as the candidate that calls the same variants.
+BenchCase auto_case(const Filter2D &filter, Boundary boundary, Device device, int width, int height,
+                    const std::vector<Realisation> &candidates) {
+    std::shared_ptr<RealisedPlan> chain = tuned_chain(filter, boundary, device, width, height);
+    std::shared_ptr<IirPlan> plan;
+    std::vector<const Variant *> calls;
+    if (chain) {
+        calls = chain->variants();
+    } else {
+        plan = std::make_shared<IirPlan>(filter, width, height, Form::automatic, Algorithm::automatic, device,
+                                         boundary);
+        calls = {&plan->variant()};
+    }
+    std::string name = std::string("(") + calls.front()->algorithm + ", not a candidate)";
+    for (const Realisation &r : candidates)
+        if (const auto [w, h] = smallest_image(r);
+            w <= width && h <= height && RealisedPlan(r, width, height, device, boundary).variants() == calls)
+            name = r.name;
+    return {
+        "realisation", name, width, height, device, [chain, plan](halide_buffer_t *in, halide_buffer_t *out) {
+            return std::function<void()>([chain, plan, in, out] {
+                if (chain)
+                    chain->run(in, out);
+                else
+                    plan->run(in, out);
+            });
+        }};
 }
 
 // One boundary: list, verify, and (unless --list) time at every size into `table`.
@@ -227,7 +265,15 @@ void tune_boundary(const TuneArgs &args, const Filter2D &filter, Boundary bounda
         const auto [width, height] = parse_size(size);
         std::vector<BenchCase> cases = {{"copy", "", width, height, device, nullptr}};
         std::vector<std::shared_ptr<RealisedPlan>> plans;
-        for (const Realisation &r : verified) {
+        std::vector<double> timed_errors;
+        for (size_t k = 0; k < verified.size(); k++) {
+            const Realisation &r = verified[k];
+            if (const auto [w, h] = smallest_image(r); width < w || height < h) {
+                std::printf("  not timed at %s: %s runs on images of at least %dx%d\n", size.c_str(),
+                            r.name.c_str(), w, h);
+                continue;
+            }
+            timed_errors.push_back(errors[k]);
             auto plan = std::make_shared<RealisedPlan>(r, width, height, device, boundary);
             plans.push_back(plan);
             cases.push_back({"realisation", r.name, width, height, device,
@@ -235,7 +281,14 @@ void tune_boundary(const TuneArgs &args, const Filter2D &filter, Boundary bounda
                                  return std::function<void()>([plan, in, out] { plan->run(in, out); });
                              }});
         }
-        const std::vector<BenchResult> results = run_benchmark(cases, args.options);
+        if (args.check_auto) cases.push_back(auto_case(filter, boundary, device, width, height, verified));
+        std::vector<BenchResult> results = run_benchmark(cases, args.options);
+        std::optional<BenchResult> automatic;
+        if (args.check_auto) {
+            automatic = results.back();
+            results.pop_back();
+            if (!measured(*automatic)) throw Error("auto did not run at " + size + ": " + automatic->note);
+        }
         if (!measured(results[0])) throw Error("the copy did not run at " + size + ": " + results[0].note);
         TuningEntry entry{tuning_device(device),
                           filter_key(filter),
@@ -250,31 +303,42 @@ void tune_boundary(const TuneArgs &args, const Filter2D &filter, Boundary bounda
         for (size_t i = 1; i < results.size(); i++) {
             const BenchResult &b = results[i];
             if (!measured(b)) throw Error("realisation " + b.c.variant + " did not run: " + b.note);
-            entry.candidates.push_back({b.c.variant, b.median_ms, b.gips, b.floor_fraction, errors[i - 1]});
+            entry.candidates.push_back(
+                {b.c.variant, b.median_ms, b.gips, b.floor_fraction, timed_errors[i - 1]});
         }
         std::sort(entry.candidates.begin(), entry.candidates.end(),
                   [](const TunedCandidate &a, const TunedCandidate &b) { return a.ms < b.ms; });
-        entry.winner = entry.candidates.front().name;
         double fixed_ms = NAN;
         for (const TunedCandidate &c : entry.candidates)
             if (c.name == fixed) fixed_ms = c.ms;
-        std::printf("\n  %dx%d: copy %.4f ms; winner %s, %s times as fast as the fixed choice %s\n", width,
-                    height, entry.copy_ms, entry.winner.c_str(),
-                    number(fixed_ms / entry.candidates.front().ms, "%.3f").c_str(),
-                    fixed.empty() ? "(not among them)" : fixed.c_str());
+        entry.winner = tuned_winner(entry.candidates, fixed);
+        std::printf(
+            "\n  %dx%d: copy %.4f ms; winner %s; the fastest, %s, %s times as fast as the fixed choice %s\n",
+            width, height, entry.copy_ms, entry.winner.c_str(), entry.candidates.front().name.c_str(),
+            number(fixed_ms / entry.candidates.front().ms, "%.3f").c_str(),
+            fixed.empty() ? "(not among them)" : fixed.c_str());
         std::printf("  %-26s %10s %8s %8s\n", "realisation", "ms", "GiP/s", "of_copy");
         for (const TunedCandidate &c : entry.candidates)
             std::printf("  %-26s %10s %8s %8s%s\n", c.name.c_str(), number(c.ms, "%.4f").c_str(),
                         number(c.gips, "%.2f").c_str(), number(c.copy_fraction, "%.3f").c_str(),
                         c.name == fixed ? "  (fixed choice)" : "");
+        if (automatic) {
+            entry.auto_choice = automatic->c.variant;
+            entry.auto_ms = automatic->median_ms;
+            std::printf("  auto (%s) %.4f ms: %s of the best's time, %s of the fixed choice's\n",
+                        entry.auto_choice.c_str(), entry.auto_ms,
+                        number(entry.auto_ms / entry.candidates.front().ms, "%.3f").c_str(),
+                        number(entry.auto_ms / fixed_ms, "%.3f").c_str());
+        }
         std::fflush(stdout);
         table.entries.push_back(std::move(entry));
     }
 }
 
 // The extra variants this filter's realisations could use: algorithms 4 and 6 with the other
-// tile schedules, for the section counts of its whole and split decompositions, boundary none and
-// exact, about a level and not (docs/tuning.md says why these).
+// tile schedules, and RT scheduled by Halide's autoschedulers, for the section counts of its whole
+// and split decompositions, boundary none and exact, about a level and not (docs/tuning.md says
+// why these).
 nlohmann::json manifest_for(const Filter2D &filter, const std::vector<Boundary> &boundaries) {
     const int sections =
         int(std::max(to_sections(filter.vertical).size(), to_sections(filter.horizontal).size()));
@@ -302,6 +366,20 @@ nlohmann::json manifest_for(const Filter2D &filter, const std::vector<Boundary> 
                                             {"exact", exact},
                                             {"level", level},
                                             {"devices", {s.device}}});
+    // Halide's autoschedulers on RT (the serial definition, no hand-made structure): Li 2018 on
+    // both devices, Adams 2019 on the CPU (Halide 14's is CPU-only), a baseline for the tuned ones.
+    const std::pair<const char *, const char *> autoschedulers[] = {
+        {"Li2018", "cuda"}, {"Li2018", "cpu"}, {"Adams2019", "cpu"}};
+    for (const auto &[scheduler, device] : autoschedulers)
+        for (int count : counts)
+            for (bool exact : exactness)
+                for (bool level : exact ? std::vector<bool>{false, true} : std::vector<bool>{false})
+                    variants.push_back({{"algorithm", "rt"},
+                                        {"sections", count},
+                                        {"exact", exact},
+                                        {"level", level},
+                                        {"autoscheduler", scheduler},
+                                        {"devices", {device}}});
     return variants;
 }
 
@@ -418,6 +496,10 @@ Command add_tune_command(CLI::App &app) {
     cmd->add_option("--emit-manifest", args->manifest,
                     "Write (or extend) the manifest of extra tile schedules for this filter, then stop");
     cmd->add_flag("--list", args->list, "Enumerate and verify only; time nothing");
+    cmd->add_flag(
+        "--check-auto", args->check_auto,
+        "Time --algorithm auto too, in the same runs, as the tables in force (CASCADE_TUNING_TABLE) "
+        "direct it");
     return {cmd, [args] { run(*args); }};
 }
 

@@ -39,11 +39,15 @@ const char *algorithm_name(Algorithm algorithm);     // the same names
 
 // The schedule knobs of the block-parallel algorithms (2, 4, 5, 6): the tile size b and the GPU
 // threads per tile column. 0 takes the build's defaults; other values need a variant a tuning
-// manifest built (docs/tuning.md).
+// manifest built (docs/tuning.md). `autoscheduler` ("li2018", "adams2019"): a variant scheduled by
+// that Halide autoscheduler instead of by hand (algorithm rt; built from a manifest too).
 struct TileSchedule {
     int tile = 0, rows = 0;
-    bool operator==(const TileSchedule &o) const { return tile == o.tile && rows == o.rows; }
-    bool is_default() const { return tile == 0 && rows == 0; }
+    std::string autoscheduler;
+    bool operator==(const TileSchedule &o) const {
+        return tile == o.tile && rows == o.rows && autoscheduler == o.autoscheduler;
+    }
+    bool is_default() const { return tile == 0 && rows == 0 && autoscheduler.empty(); }
 };
 
 struct IirOptions {
