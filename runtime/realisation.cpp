@@ -121,6 +121,8 @@ std::unique_ptr<IirPlan> stage_plan(const Stage &s, int width, int height, Devic
 }  // namespace
 
 std::pair<int, int> smallest_image(const Realisation &realisation) {
+    // Before any plan exists the stage's variant is not known: the largest of its autoscheduler's
+    // variants, which share the generator's estimates, stands for it.
     std::pair<int, int> size{1, 1};
     for (const Stage &s : realisation.stages)
         for (const Variant &v : variants())
