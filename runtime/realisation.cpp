@@ -133,6 +133,14 @@ std::pair<int, int> smallest_image(const Realisation &realisation) {
     return size;
 }
 
+std::vector<const Variant *> realisation_variants(const Realisation &realisation, Device device,
+                                                  Boundary boundary) {
+    const auto [smallest_width, smallest_height] = smallest_image(realisation);
+    return RealisedPlan(realisation, std::max(kTrialWidth, smallest_width),
+                        std::max(kTrialHeight, smallest_height), device, boundary)
+        .variants();
+}
+
 Realisations enumerate_realisations(const Filter2D &filter, Boundary boundary, Device device) {
     require_stable(filter.vertical);
     require_stable(filter.horizontal);
@@ -172,11 +180,8 @@ Realisations enumerate_realisations(const Filter2D &filter, Boundary boundary, D
                     Realisation r{realisation_name(d, algorithm, form, schedule), d,
                                   make_stages(d, filter, algorithm, form, schedule)};
                     std::vector<const Variant *> calls;
-                    const auto [smallest_width, smallest_height] = smallest_image(r);
                     try {
-                        calls = RealisedPlan(r, std::max(kTrialWidth, smallest_width),
-                                             std::max(kTrialHeight, smallest_height), device, boundary)
-                                    .variants();
+                        calls = realisation_variants(r, device, boundary);
                     } catch (const Error &e) {
                         refuse(r.name, e.what());  // this schedule only: the family ran above
                         continue;

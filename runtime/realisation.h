@@ -58,6 +58,11 @@ Realisation parse_realisation(const std::string &name, const Filter2D &filter, B
 // variants assume (variants.h, minimum_size).
 std::pair<int, int> smallest_image(const Realisation &realisation);
 
+// The variants the realisation calls, in order, read from a trial plan (on an image no tile
+// divides, past its smallest image). Throws cascade::Error where the build cannot run it.
+std::vector<const Variant *> realisation_variants(const Realisation &realisation, Device device,
+                                                  Boundary boundary);
+
 // The realisation `automatic` runs where no tuning table names one (runtime/iir.cpp): on the CPU
 // the strips where they apply, else algorithm 6 with the build's tile schedule.
 std::string fixed_realisation(const Filter2D &filter, Boundary boundary, Device device);

@@ -160,20 +160,24 @@ double verification_error(const Realisation &r, const Filter2D &filter, Boundary
     return worst;
 }
 
+// The candidate that calls `calls`, or "" where none does.
+std::string candidate_calling(const std::vector<const Variant *> &calls,
+                              const std::vector<Realisation> &candidates, Boundary boundary, Device device) {
+    for (const Realisation &r : candidates)
+        if (realisation_variants(r, device, boundary) == calls) return r.name;
+    return "";
+}
+
 // The candidate that calls the same variants as the realisation auto runs without tables.
 std::string fixed_candidate(const std::vector<Realisation> &candidates, const Filter2D &filter,
                             Boundary boundary, Device device) {
-    const auto calls = [&](const Realisation &r) {
-        return RealisedPlan(r, 67, 45, device, boundary).variants();
-    };
     try {
-        const auto want =
-            calls(parse_realisation(fixed_realisation(filter, boundary, device), filter, boundary));
-        for (const Realisation &r : candidates)
-            if (smallest_image(r) == std::pair{1, 1} && calls(r) == want) return r.name;
+        const Realisation fixed =
+            parse_realisation(fixed_realisation(filter, boundary, device), filter, boundary);
+        return candidate_calling(realisation_variants(fixed, device, boundary), candidates, boundary, device);
     } catch (const Error &) {
+        return "";
     }
-    return "";
 }
 
 std::string number(double value, const char *format) {
@@ -197,11 +201,8 @@ BenchCase auto_case(const Filter2D &filter, Boundary boundary, Device device, in
                                          boundary);
         calls = {&plan->variant()};
     }
-    std::string name = std::string("(") + calls.front()->algorithm + ", not a candidate)";
-    for (const Realisation &r : candidates)
-        if (const auto [w, h] = smallest_image(r);
-            w <= width && h <= height && RealisedPlan(r, width, height, device, boundary).variants() == calls)
-            name = r.name;
+    std::string name = candidate_calling(calls, candidates, boundary, device);
+    if (name.empty()) name = std::string("(") + calls.front()->algorithm + ", not a candidate)";
     return {
         "realisation", name, width, height, device, [chain, plan](halide_buffer_t *in, halide_buffer_t *out) {
             return std::function<void()>([chain, plan, in, out] {
