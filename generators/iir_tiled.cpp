@@ -120,7 +120,7 @@ Carries exact_carries(const CarryScan &P, const CarryScan &E, Func feedbacks, co
 IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
                                const SectionCascade &vertical, const SectionCascade &horizontal,
                                Func vertical_table, Func horizontal_table, int b, int algorithm,
-                               const ExactEdges *exact_edges, Type output_type) {
+                               const ExactEdges *exact_edges, Type output_type, bool rows_in_registers) {
     if (algorithm != 4 && algorithm != 5 && algorithm != 6)
         throw std::invalid_argument("the tiled IIR algorithms are 4, 5 and 6");
     if (vertical.order() > b || horizontal.order() > b)
@@ -166,23 +166,32 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
         at_x = x;
         at_y = y;
     }
-    f.samples(x, y, c) = select(inside, working(at_x, at_y, c) - level, 0.0f);
+    Expr sample = select(inside, working(at_x, at_y, c) - level, 0.0f);
+    if (!(exact && exact_edges->margin)) {
+        // Where the tiles cover the image exactly, a sample needs no test (only the clamps, for the
+        // rows and columns past the last tiles): the schedules specialize the tile passes on `full`.
+        f.full = width % b == 0 && height % b == 0;
+        sample = select(f.full, working(at_x, at_y, c) - level, sample);
+    }
+    f.samples(x, y, c) = sample;
 
     // A tile from its samples, filtered down the columns, then (with `rows`) along the rows.
     // Past b it holds carries or seeds, each written before it is read; its pure definition there
     // reads whatever samples lie there (the next tiles', or zeros), so that each row and column
     // of the tile reads one contiguous range of samples.
+    auto tile_samples = [&]() { return f.samples(tx * b + xi, ty * b + yi, c); };
     // The L of tiles the image's end passes through, k < nx + ny − 1: tile k of the last tile row
     // (k < nx), then of the last tile column above it. The clamps change no tile; they bound what
     // bounds inference sees.
     auto last_tile_x = [=](Expr k) { return min(k, nx - 1); };
     auto last_tile_y = [=](Expr k) { return select(k < nx, ny - 1, clamp(k - nx, 0, max(ny - 2, 0))); };
 
-    // `exact_scans`: the scans handle the image's end as exact boundaries need (add_scans).
+    // `exact_scans`: the scans handle the image's end as exact boundaries need (add_scans). With
+    // `rows_apart` the row scans and their captures run in `rows_out` instead, a row per scan.
     auto edge_tile = [&](const std::string &name, const Seeds &column_seeds, bool column_capture, bool rows,
-                         bool exact_scans) {
+                         bool exact_scans, bool rows_apart = false, TileScans *rows_out = nullptr) {
         TileScans t = new_tile(name, rows ? b + 2 * KH + edge_columns : b, b + 2 * KV);
-        t.func(xi, yi, tx, ty, c) = f.samples(tx * b + xi, ty * b + yi, c);
+        t.func(xi, yi, tx, ty, c) = tile_samples();
         Seeds seeds = column_seeds;
         if (column_seeds.prologue) seeds = stage_seeds(t, b, column_seeds, KV, Seeds{}, KH).column;
         add_scans(t, Dim::y, vertical, b, valid_y, seeds, column_capture, true, exact_scans);
@@ -192,24 +201,34 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
             t.func(b + 2 * KH + e.x, e.y, tx, ty, c) =
                 t.func(clamp(select(e.x == 0, 0, last_column), 0, b - 1), e.y, tx, ty, c);
         }
-        if (rows) add_scans(t, Dim::x, horizontal, b, valid_x, Seeds{}, true, true, exact_scans);
+        if (rows && rows_apart) {
+            *rows_out = new_tile(name + "_rows", t.columns, 1);
+            rows_out->func(xi, yi, tx, ty, c) = t.func(xi, yi, tx, ty, c);
+            add_scans(*rows_out, Dim::x, horizontal, b, valid_x, Seeds{}, true, false, exact_scans);
+        } else if (rows) {
+            add_scans(t, Dim::x, horizontal, b, valid_x, Seeds{}, true, true, exact_scans);
+        }
         return t;
     };
 
     // 1. Per tile, zero carries: the column carries and (5, 6) the row carries.
     Func edges1("tile_edges");
-    TileScans tile1 = edge_tile("edge_tile", Seeds{}, true, algorithm != 4, exact);
+    TileScans rows1;
+    TileScans tile1 = edge_tile("edge_tile", Seeds{}, true, algorithm != 4, exact,
+                                rows_in_registers && algorithm != 4, &rows1);
     if (algorithm == 4) {
         edges1(i, s, tx, ty, c) = tile1.func(i, b + s, tx, ty, c);
         edges1.bound(s, 0, 2 * KV);
     } else {
         const int row_entries = 2 * KH + edge_columns;
+        const Func row_source = rows1.func.defined() ? rows1.func : tile1.func;
         edges1(i, s, tx, ty, c) = select(s < 2 * KV, tile1.func(i, b + min(s, 2 * KV - 1), tx, ty, c),
-                                         tile1.func(b + clamp(s - 2 * KV, 0, row_entries - 1), i, tx, ty, c));
+                                         row_source(b + clamp(s - 2 * KV, 0, row_entries - 1), i, tx, ty, c));
         edges1.bound(s, 0, 2 * KV + row_entries);
     }
     edges1.bound(i, 0, b);
     f.edge_passes.push_back({edges1, tile1});
+    f.edge_passes.back().rows = rows1;
 
     // 2. The column carries, completed down each column.
     Func column_p("column_p_incomplete"), column_e("column_e_incomplete");
@@ -325,7 +344,7 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
     // 5. Per tile: re-read, seeded scans down the columns and along the rows, write.
     auto final_tile = [&](const std::string &name, bool last) {
         TileScans t = new_tile(name, b + 2 * KH, b + 2 * KV);
-        t.func(xi, yi, tx, ty, c) = f.samples(tx * b + xi, ty * b + yi, c);
+        t.func(xi, yi, tx, ty, c) = tile_samples();
         const StagedSeeds staged = stage_seeds(t, b, column_seeds, KV, row_seeds, KH);
         add_scans(t, Dim::y, vertical, b, valid_y, staged.column, false, true, last);
         add_scans(t, Dim::x, horizontal, b, valid_x, staged.row, false, true, last);

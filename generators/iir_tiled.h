@@ -33,6 +33,7 @@ namespace cascade {
 struct EdgePass {
     Halide::Func edges;  // (i, s, tx, ty, c): carry s of row or column i of the tile
     TileScans tile;
+    TileScans rows;  // where defined, the tile's rows scanned one per thread (rows in registers)
     // Exact boundaries, algorithm 4's second pass: the last tile row and column scanned again as
     // the image's end requires, by the update of `edges` over `last_strip` (i, s, k), k as below.
     TileScans last_tile;
@@ -59,8 +60,9 @@ struct ExactEdges {
 
 struct IirTiledFuncs {
     int b = 0, algorithm = 0;
-    Halide::Func samples;                        // the input, zero outside the image
-    Halide::Func level;                          // exact boundaries: the level filtered about (c)
+    Halide::Func samples;  // the input, zero outside the image
+    Halide::Expr full;     // where defined: whether the tiles cover the image exactly (specialized on)
+    Halide::Func level;    // exact boundaries: the level filtered about (c)
     std::vector<EdgePass> edge_passes;           // algorithms 5, 6: one; algorithm 4: two
     CarryScan column_prologue, column_epilogue;  // P, E of the columns: (x, s, ty, c)
     CarryScan row_prologue, row_epilogue;        // P, E of the rows: (y, s, tx, c)
@@ -89,13 +91,15 @@ struct IirTiledFuncs {
 
 // Defines `output` (x, y, c) as the 2D filter of `input` with `vertical` down the columns and
 // `horizontal` along the rows: boundary `none`, or with `exact` the exact boundary its tables
-// describe. `algorithm` is 4, 5 or 6; the tables follow tiled_layout.h. Integer input samples are
+// describe. `algorithm` is 4, 5 or 6; the tables follow tiled_layout.h. With `rows_in_registers`
+// (5, 6) the first pass scans each tile row apart from the tile (EdgePass::rows), so that a GPU
+// thread keeps its row in registers and stores only its carries. Integer input samples are
 // read as [0, 1] and the output is stored as `output_type` (generators/samples.h).
 IirTiledFuncs define_iir_tiled(Halide::Func input, Halide::Expr width, Halide::Expr height,
                                Halide::Func output, const SectionCascade &vertical,
                                const SectionCascade &horizontal, Halide::Func vertical_table,
                                Halide::Func horizontal_table, int b, int algorithm,
                                const ExactEdges *exact = nullptr,
-                               Halide::Type output_type = Halide::Float(32));
+                               Halide::Type output_type = Halide::Float(32), bool rows_in_registers = false);
 
 }  // namespace cascade

@@ -80,9 +80,9 @@ public:
             height = m.height;
             edges.margin = m;
         }
-        cascade::IirTiledFuncs f =
-            cascade::define_iir_tiled(source, width, height, output, down, across, vertical, horizontal, tile,
-                                      algorithm, exact ? &edges : nullptr, output.type());
+        cascade::IirTiledFuncs f = cascade::define_iir_tiled(
+            source, width, height, output, down, across, vertical, horizontal, tile, algorithm,
+            exact ? &edges : nullptr, output.type(), get_target().has_gpu_feature() && !exact);
         set_bounds(down.state());
         if (get_target().has_gpu_feature()) {
             cascade::schedule_iir_tiled_cuda(f, rows);

@@ -110,6 +110,12 @@ void schedule_edge_pass_cuda(EdgePass &pass, Func source, int b, int rows) {
         .unroll(a[1]);
     pass.tile.func.compute_at(pass.edges, a[2]);
     schedule_tile_cuda(pass.tile, source, b, rows);
+    if (pass.rows.func.defined()) {
+        // Each thread scans its row in registers and keeps only the carries.
+        TileScans r = pass.rows;
+        r.func.compute_at(pass.edges, a[0]).unroll(r.func.args()[0]);
+        for (const TileUpdate &u : r.updates) r.func.update(u.index).unroll(u.along);
+    }
     if (pass.last_tile.func.defined()) {
         // One tile of the L per block, as the tiles above; they are disjoint.
         const RDom &r = pass.last_strip;
@@ -284,9 +290,16 @@ void schedule_iir_tiled_cuda(IirTiledFuncs &f, int rows) {
             .gpu_threads(ei);
     }
 
-    compute_one_tile_at(f.final_tile.func, f.output, tile_output_cuda(f.output, f.x, f.y, f.c, b, rows),
-                        f.final_tile.columns, staged_rows(f.final_tile.rows, rows));
+    const Var block = tile_output_cuda(f.output, f.x, f.y, f.c, b, rows);
+    compute_one_tile_at(f.final_tile.func, f.output, block, f.final_tile.columns,
+                        staged_rows(f.final_tile.rows, rows));
     schedule_tile(f.final_tile);
+    if (f.full.defined()) {
+        // H100, 8192², algorithm 6: the tile passes spent a third of their instructions and half
+        // their stalls loading samples through the image test (ncu, order 1, output pass).
+        for (EdgePass &pass : f.edge_passes) pass.edges.specialize(f.full);
+        f.output.specialize(f.full);
+    }
     if (f.last_tile.func.defined()) {
         const TileScans &t = f.last_tile;
         compute_one_tile_at(t.func, f.output, tile_update_cuda(f.output, 0, f.last_strip, f.c, rows),
