@@ -140,7 +140,19 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
     f.column_states = 2 * KV;
     f.row_states = 2 * KH;
     const Expr nx = (width + b - 1) / b, ny = (height + b - 1) / b;
-    const Expr valid_x = width - tx * b, valid_y = height - ty * b;
+    // Where the tiles cover the image exactly, a sample needs no test (only the clamps, for the
+    // rows and columns past the last tiles), and every tile is whole: the schedules specialize the
+    // tile passes on `full`.
+    if (!(exact && exact_edges->margin)) f.full = width % b == 0 && height % b == 0;
+    auto valid = [&](Expr extent, Expr t) {
+        return f.full.defined() ? select(f.full, b, extent - t * b) : extent - t * b;
+    };
+    const Expr valid_x = valid(width, tx), valid_y = valid(height, ty);
+    // The tiles scan with unit gains (each recursion step one FMA on its running value), the
+    // samples scaled by the gains instead: the tables are the unit-gain filter's (runtime/iir.cpp).
+    SectionCascade down = vertical, along = horizontal;
+    down.gain = along.gain = 1.0f;
+    const Expr gains = vertical.gain * vertical.gain * horizontal.gain * horizontal.gain;
     // With exact boundaries, each tile's rows also keep its first and last valid column as the
     // column passes leave them (columns b + 2K_H, b + 2K_H + 1): the rows' edge samples.
     const int edge_columns = exact ? 2 : 0;
@@ -166,13 +178,8 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
         at_x = x;
         at_y = y;
     }
-    Expr sample = select(inside, working(at_x, at_y, c) - level, 0.0f);
-    if (!(exact && exact_edges->margin)) {
-        // Where the tiles cover the image exactly, a sample needs no test (only the clamps, for the
-        // rows and columns past the last tiles): the schedules specialize the tile passes on `full`.
-        f.full = width % b == 0 && height % b == 0;
-        sample = select(f.full, working(at_x, at_y, c) - level, sample);
-    }
+    Expr sample = select(inside, gains * (working(at_x, at_y, c) - level), 0.0f);
+    if (f.full.defined()) sample = select(f.full, gains * (working(at_x, at_y, c) - level), sample);
     f.samples(x, y, c) = sample;
 
     // A tile from its samples, filtered down the columns, then (with `rows`) along the rows.
@@ -194,7 +201,7 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
         t.func(xi, yi, tx, ty, c) = tile_samples();
         Seeds seeds = column_seeds;
         if (column_seeds.prologue) seeds = stage_seeds(t, b, column_seeds, KV, Seeds{}, KH).column;
-        add_scans(t, Dim::y, vertical, b, valid_y, seeds, column_capture, true, exact_scans);
+        add_scans(t, Dim::y, down, b, valid_y, seeds, column_capture, true, exact_scans);
         if (rows && exact) {
             RDom e(0, 2, 0, b, name + "_edge_columns");
             t.updates.push_back({t.func.num_update_definitions(), false, e.x, e.y});
@@ -204,9 +211,9 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
         if (rows && rows_apart) {
             *rows_out = new_tile(name + "_rows", t.columns, 1);
             rows_out->func(xi, yi, tx, ty, c) = t.func(xi, yi, tx, ty, c);
-            add_scans(*rows_out, Dim::x, horizontal, b, valid_x, Seeds{}, true, false, exact_scans);
+            add_scans(*rows_out, Dim::x, along, b, valid_x, Seeds{}, true, false, exact_scans);
         } else if (rows) {
-            add_scans(t, Dim::x, horizontal, b, valid_x, Seeds{}, true, true, exact_scans);
+            add_scans(t, Dim::x, along, b, valid_x, Seeds{}, true, true, exact_scans);
         }
         return t;
     };
@@ -346,8 +353,8 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
         TileScans t = new_tile(name, b + 2 * KH, b + 2 * KV);
         t.func(xi, yi, tx, ty, c) = tile_samples();
         const StagedSeeds staged = stage_seeds(t, b, column_seeds, KV, row_seeds, KH);
-        add_scans(t, Dim::y, vertical, b, valid_y, staged.column, false, true, last);
-        add_scans(t, Dim::x, horizontal, b, valid_x, staged.row, false, true, last);
+        add_scans(t, Dim::y, down, b, valid_y, staged.column, false, true, last);
+        add_scans(t, Dim::x, along, b, valid_x, staged.row, false, true, last);
         return t;
     };
     f.final_tile = final_tile("final_tile", false);

@@ -53,7 +53,8 @@ void TileScanner::causal(const SectionCascade &f, Expr valid, const Seed &prolog
     for (int j = 0; j < f.sections(); j++) {
         Expr p = r.x;
         Expr value = (j == 0 ? f.gain : Expr(1.0f)) * t_.func(at(p, r));
-        for (int k = 1; k <= q; k++) {
+        // The nearest output last: one FMA from it to the next.
+        for (int k = q; k >= 1; k--) {
             // Before the tile: the prologue, y_j[p − k] with p − k ∈ [−q, −1].
             Expr seed = seed_or_zero(prologue, across(), state_index(j, q, q + p - k));
             value -= f.feedback[j][k - 1] * select(likely(p >= k), t_.func(at(max(p - k, 0), r)), seed);
@@ -80,7 +81,7 @@ void TileScanner::anticausal(const SectionCascade &f, Expr valid, const Seed &ep
         Expr in = t_.func(at(p, r));
         if (j == 0) in = select(p < valid, in, 0.0f);
         Expr value = (j == 0 ? f.gain : Expr(1.0f)) * in;
-        for (int k = 1; k <= q; k++) {
+        for (int k = q; k >= 1; k--) {
             // Past the tile (image): the epilogue, z_j[p + k] with p + k ∈ [end, end + q).
             Expr seed = seed_or_zero(epilogue, across(), state_index(j, q, p + k - end));
             Expr inside = exact ? p + k < end : likely(p + k < b);

@@ -240,6 +240,20 @@ VariantChoice choose_variant(const Filter2D &filter, Form form, Algorithm algori
     return choice;
 }
 
+// The sections with every gain 1.
+std::vector<RecursiveFilter> with_unit_gain(std::vector<RecursiveFilter> sections) {
+    for (RecursiveFilter &s : sections) s.gain = 1.0;
+    return sections;
+}
+
+// The product of the sections' gains, squared: what one dimension's causal and anticausal passes
+// multiply a sample by.
+double total_gain(const std::vector<RecursiveFilter> &sections) {
+    double gain = 1.0;
+    for (const RecursiveFilter &s : sections) gain *= s.gain;
+    return gain * gain;
+}
+
 // The pipeline runs the float-rounded coefficients. Rounding a direct form of order ≥ 3 with
 // clustered poles near 1 can move a pole past the unit circle (van Vliet's Gaussian at σ 1960,
 // RT direct, found by fuzz_design: the periodic tables of the unstable filter were Inf); so can
@@ -346,6 +360,14 @@ IirPlan::IirPlan(const Filter2D &filter, int width, int height, Form form, Algor
         scalars_["strip"] =
             float(strips_height(choice.overlap, height, int(std::thread::hardware_concurrency())));
     }
+    // Algorithms 4, 5 and 6 scan with unit gains and scale the samples by the gains instead
+    // (generators/iir_tiled.cpp): their tables are the unit-gain filter's.
+    const bool unit_gain = tiled && algorithm != Algorithm::a2;
+    const auto vertical_tables = unit_gain ? with_unit_gain(vertical) : vertical;
+    const auto horizontal_tables = unit_gain ? with_unit_gain(horizontal) : horizontal;
+    if (unit_gain && !std::isfinite(float(total_gain(vertical) * total_gain(horizontal))))
+        throw Error(
+            "this filter's gains multiply past float32's range (a gain too extreme for a float32 pipeline)");
     if (exact) {
         if (choice.level) scalars_["level_gain"] = float(dc_response(vertical) * dc_response(horizontal));
         if (margin > 0) {
@@ -354,14 +376,14 @@ IirPlan::IirPlan(const Filter2D &filter, int width, int height, Form form, Algor
         }
         edges_ = std::make_unique<Edges>();
         const int tile = tiled ? variant_->tile : 0;
-        edges_->y = std::make_unique<EdgeTables>(vertical, height, boundary, tile);
-        edges_->x = std::make_unique<EdgeTables>(horizontal, width, boundary, tile);
+        edges_->y = std::make_unique<EdgeTables>(vertical_tables, height, boundary, tile);
+        edges_->x = std::make_unique<EdgeTables>(horizontal_tables, width, boundary, tile);
     }
     if (tiled) {
         const int b = variant_->tile;  // the variant's tile size; the pipeline checks the tables' shape
         tables_ = std::make_unique<Tables>();
-        tables_->vertical = tiled_table(vertical, b, height);
-        tables_->horizontal = tiled_table(horizontal, b, width);
+        tables_->vertical = tiled_table(vertical_tables, b, height);
+        tables_->horizontal = tiled_table(horizontal_tables, b, width);
         const int rows = int(tables_->vertical.size()) / b;
         tables_->vertical_buffer = Halide::Runtime::Buffer<float>(tables_->vertical.data(), b, rows);
         tables_->horizontal_buffer = Halide::Runtime::Buffer<float>(tables_->horizontal.data(), b, rows);
