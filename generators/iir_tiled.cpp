@@ -219,18 +219,26 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
     };
 
     // 1. Per tile, zero carries: the column carries and (5, 6) the row carries.
+    // The pass walks the tiles backwards (block (tx, ty) is tile (nx − 1 − tx, ny − 1 − ty)), so
+    // that the tiles it reads last are those the last pass reads first, while they are in L2;
+    // `edges` reads it by tile.
     Func edges1("tile_edges");
+    const Expr back_x = nx - 1 - tx, back_y = ny - 1 - ty;
+    auto edges = [&](Expr i, Expr s, Expr tile_x, Expr tile_y, Expr c) {
+        return edges1(i, s, nx - 1 - tile_x, ny - 1 - tile_y, c);
+    };
     TileScans rows1;
     TileScans tile1 = edge_tile("edge_tile", Seeds{}, true, algorithm != 4, exact,
                                 rows_in_registers && algorithm != 4, &rows1);
     if (algorithm == 4) {
-        edges1(i, s, tx, ty, c) = tile1.func(i, b + s, tx, ty, c);
+        edges1(i, s, tx, ty, c) = tile1.func(i, b + s, back_x, back_y, c);
         edges1.bound(s, 0, 2 * KV);
     } else {
         const int row_entries = 2 * KH + edge_columns;
         const Func row_source = rows1.func.defined() ? rows1.func : tile1.func;
-        edges1(i, s, tx, ty, c) = select(s < 2 * KV, tile1.func(i, b + min(s, 2 * KV - 1), tx, ty, c),
-                                         row_source(b + clamp(s - 2 * KV, 0, row_entries - 1), i, tx, ty, c));
+        edges1(i, s, tx, ty, c) =
+            select(s < 2 * KV, tile1.func(i, b + min(s, 2 * KV - 1), back_x, back_y, c),
+                   row_source(b + clamp(s - 2 * KV, 0, row_entries - 1), i, back_x, back_y, c));
         edges1.bound(s, 0, 2 * KV + row_entries);
     }
     edges1.bound(i, 0, b);
@@ -239,8 +247,8 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
 
     // 2. The column carries, completed down each column.
     Func column_p("column_p_incomplete"), column_e("column_e_incomplete");
-    column_p(x, s, ty, c) = edges1(x % b, s, x / b, ty, c);
-    column_e(x, s, ty, c) = edges1(x % b, KV + s, x / b, ty, c);
+    column_p(x, s, ty, c) = edges(x % b, s, x / b, ty, c);
+    column_e(x, s, ty, c) = edges(x % b, KV + s, x / b, ty, c);
     f.column_prologue = complete_prologues("column_prologue", column_p, vertical_table, LV, ny);
     f.column_epilogue =
         complete_epilogues("column_epilogue", column_e, &f.column_prologue, vertical_table, LV, ny);
@@ -316,7 +324,7 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
         };
         auto corrected = [&](int first) {
             Expr yin = y % b, tile_y = y / b;
-            return edges1(yin, 2 * KV + first + s, tx, tile_y, c) +
+            return edges(yin, 2 * KV + first + s, tx, tile_y, c) +
                    carried(yin, tile_y, [&](int k) { return f.column_effect(k, first + s, tx, tile_y, c); });
         };
         row_p(y, s, tx, c) = corrected(0);
@@ -324,7 +332,7 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
         edge_sample = [=](Expr y, Expr c, int side) {
             Expr tile_x = side == 0 ? Expr(0) : nx - 1, x_at = side == 0 ? Expr(0) : width - 1;
             Expr yin = y % b, tile_y = y / b;
-            return edges1(yin, 2 * KV + 2 * KH + side, tile_x, tile_y, c) + carried(yin, tile_y, [&](int k) {
+            return edges(yin, 2 * KV + 2 * KH + side, tile_x, tile_y, c) + carried(yin, tile_y, [&](int k) {
                        return k < KV ? columns.before(x_at, k, tile_y, c)
                                      : columns.after(x_at, k - KV, tile_y, c);
                    });
