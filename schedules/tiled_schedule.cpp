@@ -20,7 +20,9 @@ std::vector<CarryScan> carry_scans(const IirTiledFuncs &f) {
 // of a tile, and a kernel less (at K = 16 the inlined expressions took Halide over 5 minutes to
 // compile). The column carries of algorithms 5 and 6 are also read b times per dot product.
 // With exact boundaries the same: the tiles and dot products read them plus a small stored
-// correction of the first and last tiles (f.edge_corrections).
+// correction of the first and last tiles (f.edge_corrections). Storing the row carries at K = 4
+// too (H100, 8192², 6-order3, 2026-11-26): the row epilogues' kernel 63 → 52 µs, but two 14 µs
+// kernels more (90.8 → 88.1 GiP/s).
 bool stored(const IirTiledFuncs &f, const CarryScan &p) {
     const bool column =
         p.func.name() == f.column_prologue.func.name() || p.func.name() == f.column_epilogue.func.name();
@@ -111,7 +113,10 @@ void schedule_edge_pass_cuda(EdgePass &pass, Func source, int b, int rows) {
     pass.tile.func.compute_at(pass.edges, a[2]);
     schedule_tile_cuda(pass.tile, source, b, rows);
     if (pass.rows.func.defined()) {
-        // Each thread scans its row in registers and keeps only the carries.
+        // Each thread scans its row in registers and keeps only the carries. H100, 8192², with
+        // the other changes of 2026-11-26: tile_edges 6-order1 177 → 165 µs, 6-order3 250 → 238 µs.
+        // The same for the last pass was slower (269 → 290 µs): its rows must go back through a
+        // second shared buffer for coalesced stores, which halves the blocks per SM.
         TileScans r = pass.rows;
         r.func.compute_at(pass.edges, a[0]).unroll(r.func.args()[0]);
         for (const TileUpdate &u : r.updates) r.func.update(u.index).unroll(u.along);
