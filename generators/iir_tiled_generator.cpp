@@ -80,8 +80,9 @@ public:
             height = m.height;
             edges.margin = m;
         }
-        // Rows in registers on the GPU, not with exact boundaries: measured only with the last
-        // pass's rows in registers too, 6-order3-clamp fell from 68 to 52 GiP/s (H100, 8192²).
+        // Rows in registers on the GPU, not with exact boundaries. With them (H100, 6-order3-clamp,
+        // 2026-11-26): 76.3 → 82.2 GiP/s at 8192², but 42.4 → 34.1 at 5000×3001, where the exact
+        // capture's index is not a constant and puts each thread's row in local memory.
         const bool rows_in_registers = get_target().has_gpu_feature() && !exact;
         cascade::IirTiledFuncs f =
             cascade::define_iir_tiled(source, width, height, output, down, across, vertical, horizontal, tile,

@@ -360,9 +360,9 @@ IirPlan::IirPlan(const Filter2D &filter, int width, int height, Form form, Algor
         scalars_["strip"] =
             float(strips_height(choice.overlap, height, int(std::thread::hardware_concurrency())));
     }
-    // Algorithms 4, 5 and 6 scan with unit gains and scale the samples by the gains instead
-    // (generators/iir_tiled.cpp): their tables are the unit-gain filter's.
-    const bool unit_gain = tiled && algorithm != Algorithm::a2;
+    // Algorithms 4, 5 and 6 under boundary none scan with unit gains and scale the samples by
+    // the gains instead (generators/iir_tiled.cpp): their tables are the unit-gain filter's.
+    const bool unit_gain = tiled && algorithm != Algorithm::a2 && !exact;
     const auto vertical_tables = unit_gain ? with_unit_gain(vertical) : vertical;
     const auto horizontal_tables = unit_gain ? with_unit_gain(horizontal) : horizontal;
     if (unit_gain && !std::isfinite(float(total_gain(vertical) * total_gain(horizontal))))
