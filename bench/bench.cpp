@@ -55,6 +55,7 @@ struct Skip {
 };
 
 double median(std::vector<double> values) {
+    if (values.empty()) return kNaN;
     std::sort(values.begin(), values.end());
     const size_t n = values.size();
     return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
@@ -400,23 +401,22 @@ Skip classify(const Error &e) {
 }
 
 // Probes the case once (so errors surface before timing), times it, fills in the rates.
-void run_case(BenchResult &r, Workspace &ws, double copy_ms, const BenchOptions &options) {
-    std::function<void()> op;
+// The case's timed call, made once (a failure is the case's note, classified).
+std::function<void()> prepare_case(BenchResult &r, Workspace &ws) {
     try {
-        op = prepare(r.c, ws);
+        std::function<void()> op = prepare(r.c, ws);
+        if (r.c.op != "copy") op();
+        return op;
     } catch (const Error &e) {
         throw classify(e);
     }
-    if (r.c.op == "copy") {
-        r.median_ms = copy_ms;
-    } else {
-        try {
-            op();
-        } catch (const Error &e) {
-            throw classify(e);
-        }
-        r.median_ms = median(ws.time(op, options));
-    }
+}
+
+// The case's throughput from its median (the copy's own for the copy) and the copy's, and its
+// --check.
+void finish_case(BenchResult &r, const std::function<void()> &op, Workspace &ws, double median_ms,
+                 double copy_ms, const BenchOptions &options) {
+    r.median_ms = r.c.op == "copy" ? copy_ms : median_ms;
     const double pixels = double(r.c.width) * r.c.height;
     r.gips = pixels / kGi / (r.median_ms * 1e-3);
     const double copy_bytes_per_second = kCopyBytesPerPixel * pixels / (copy_ms * 1e-3);
@@ -501,18 +501,56 @@ void run_group(std::vector<BenchResult> &results, const std::vector<size_t> &gro
             problem = std::string("failed: the buffers or the copy that sets the floor: ") + e.what();
         }
     }
-    for (size_t i : group) {
-        BenchResult &r = results[i];
-        if (!problem.empty()) {
-            r.note = problem;
-            continue;
-        }
+    // A case that cannot run gets its note and no time, never an exception.
+    const auto guarded = [&](BenchResult &r, const std::function<void()> &step) {
         try {
-            run_case(r, *ws, copy_ms, options);
+            step();
+            return true;
         } catch (const Skip &skip) {
             r.note = skip.note;
         } catch (const std::exception &e) {
             r.note = std::string("failed: ") + e.what();
+        }
+        return false;
+    };
+    std::vector<std::function<void()>> ops(group.size());
+    std::vector<std::vector<double>> samples(group.size());
+    if (problem.empty() && options.rounds > 1) {
+        // Interleaved: every case (and the copy) is timed a share of its repetitions in each
+        // round, so that a drift of the machine's speed reaches every case alike.
+        std::vector<double> copy_samples;
+        for (size_t k = 0; k < group.size(); k++)
+            if (guarded(results[group[k]], [&] { ops[k] = prepare_case(results[group[k]], *ws); }) &&
+                results[group[k]].c.op != "copy")
+                ws->time(ops[k], {options.warmup, 1});
+        const int per_round = std::max(1, options.repetitions / options.rounds);
+        for (int round = 0; round < options.rounds; round++) {
+            const auto copied = ws->time(ws->copy(), {0, per_round});
+            copy_samples.insert(copy_samples.end(), copied.begin(), copied.end());
+            for (size_t k = 0; k < group.size(); k++)
+                if (ops[k] && results[group[k]].c.op != "copy")
+                    guarded(results[group[k]], [&] {
+                        const auto timed = ws->time(ops[k], {0, per_round});
+                        samples[k].insert(samples[k].end(), timed.begin(), timed.end());
+                    });
+        }
+        copy_ms = median(copy_samples);
+    }
+    for (size_t k = 0; k < group.size(); k++) {
+        BenchResult &r = results[group[k]];
+        if (!problem.empty()) {
+            r.note = problem;
+            continue;
+        }
+        if (options.rounds > 1) {
+            if (ops[k] && r.note.empty())
+                guarded(r, [&] { finish_case(r, ops[k], *ws, median(samples[k]), copy_ms, options); });
+        } else {
+            guarded(r, [&] {
+                const std::function<void()> op = prepare_case(r, *ws);
+                finish_case(r, op, *ws, r.c.op == "copy" ? kNaN : median(ws->time(op, options)), copy_ms,
+                            options);
+            });
         }
         if (!measured(r)) r.median_ms = r.gips = r.floor_fraction = kNaN;
         if (measured(r)) append_self_check(r);

@@ -33,8 +33,12 @@ struct BenchCase {
 struct BenchOptions {
     int warmup = 3;        // untimed calls first (a CUDA pipeline's first call costs 0.2–0.5 s)
     int repetitions = 30;  // timed calls; the median is reported
-    unsigned seed = 1;     // of the random input
-    bool check = false;    // compare copy, sat, cub-sat and gaussian results with a double reference
+    // Above 1: each size's cases and its copy are timed in turn, repetitions / rounds calls each a
+    // round, so that a drift of the machine's speed (this 2-core machine's: up to 30% within the
+    // hour) reaches every case alike; their medians are then comparable.
+    int rounds = 1;
+    unsigned seed = 1;   // of the random input
+    bool check = false;  // compare copy, sat, cub-sat and gaussian results with a double reference
 };
 
 struct BenchResult {

@@ -7,7 +7,8 @@
 # CASCADE_HALIDE_LIBRARIES and a row per library to CASCADE_VARIANT_ROWS, from which
 # runtime/CMakeLists.txt generates the dispatch table. <r> is what the runtime matches a filter
 # against: the order of a direct-form variant, the section count of a sectioned one. The row also
-# carries the schedule knobs `tile=` and `rows=` of PARAMS (0 where absent) and EXTRA: a variant
+# carries the schedule knobs `tile=` and `rows=` of PARAMS (0 where absent), the other knobs
+# (`scan=`, `carries=`, `vector=`, `grain=`, `block=`) as one string, and EXTRA: a variant
 # a tuning manifest added (cmake/CascadeManifest.cmake), which plans run only when asked for its
 # knobs, and with AUTOSCHEDULER the autoscheduler that schedules it instead of the generator's
 # hand schedule (its lower-case name, "li2018", is the knob).
@@ -22,6 +23,21 @@ function(cascade_add_variant NAME)
       endif()
     endforeach()
     string(APPEND knobs "|${value}")
+  endforeach()
+  # The other schedule knobs (docs/tuning.md), "key=value" joined by commas in this order: what
+  # TileSchedule::knobs names.
+  set(named_knobs "")
+  set(knob_suffix "")
+  foreach(knob scan carries vector grain block)
+    foreach(param IN LISTS ARG_PARAMS)
+      if(param MATCHES "^${knob}=([a-z0-9]+)$")
+        if(named_knobs)
+          string(APPEND named_knobs ",")
+        endif()
+        string(APPEND named_knobs "${knob}=${CMAKE_MATCH_1}")
+        string(APPEND knob_suffix "_${knob}${CMAKE_MATCH_1}")
+      endif()
+    endforeach()
   endforeach()
   set(extra 0)
   set(suffix "")
@@ -41,6 +57,7 @@ function(cascade_add_variant NAME)
     if(autoscheduler)
       string(APPEND suffix _${autoscheduler})
     endif()
+    string(APPEND suffix "${knob_suffix}")
   endif()
   set(devices cpu)
   if(CASCADE_CUDA)
@@ -55,6 +72,9 @@ function(cascade_add_variant NAME)
         list(APPEND devices ${dev})
       endif()
     endforeach()
+  endif()
+  if(NOT named_knobs)
+    set(named_knobs "-")
   endif()
   foreach(dev IN LISTS devices)
     set(lib ${NAME}${suffix}_o${ARG_ORDER}_${dev})
@@ -85,6 +105,6 @@ function(cascade_add_variant NAME)
       set(scheduler "-")
     endif()
     set_property(GLOBAL APPEND PROPERTY CASCADE_VARIANT_ROWS
-                 "${NAME}|${ARG_ORDER}|${dev}|cascade_${lib}${knobs}|${extra}|${scheduler}")
+                 "${NAME}|${ARG_ORDER}|${dev}|cascade_${lib}${knobs}|${extra}|${scheduler}|${named_knobs}")
   endforeach()
 endfunction()

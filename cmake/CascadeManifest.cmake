@@ -8,8 +8,13 @@
 #                 {"algorithm": "rt", "sections": 2, "exact": false, "level": false,
 #                  "autoscheduler": "Li2018", "devices": ["cuda"]}, ...]}
 # `sections` 0 is the direct form of order 1 (of order `order` where given). `autoscheduler`:
-# Li2018, Adams2019 or Mullapudi2016 (Halide's, loaded as plugins). Entries with the build's own
-# schedule, or an algorithm this build leaves out, are skipped: the default variants hold them.
+# Li2018, Adams2019 or Mullapudi2016 (Halide's, loaded as plugins). `passes` (algorithm rt):
+# columns, rows, causal or anticausal, the part of the filter the variant runs (cascade::Passes),
+# named iir_rt[_sections]_<passes>[_exact][_level]. The other knobs: `scan` (auto, registers,
+# shared), `carries` (auto, stored, inline) and `vector` for algorithms 4, 5, 6; `vector`, `grain`
+# and `block` for RT (generators/iir_tiled_generator.cpp, iir_rt_generator.cpp). Entries with the
+# build's own schedule, or an algorithm this build leaves out, are skipped: the default variants
+# hold them.
 function(cascade_add_manifest FILE)
   file(READ "${FILE}" manifest)
   set_property(DIRECTORY ${PROJECT_SOURCE_DIR} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${FILE}")
@@ -21,7 +26,7 @@ function(cascade_add_manifest FILE)
   set(added 0)
   foreach(i RANGE ${last})
     # Optional keys read back as "" (and their error is dropped).
-    foreach(key algorithm sections tile rows exact level order autoscheduler devices)
+    foreach(key algorithm sections tile rows exact level order autoscheduler devices passes scan carries vector grain block)
       string(JSON ${key} ERROR_VARIABLE missing GET "${manifest}" variants ${i} ${key})
       if(missing)
         set(${key} "")
@@ -54,26 +59,53 @@ function(cascade_add_manifest FILE)
       set(scheduler_args AUTOSCHEDULER Halide::${autoscheduler})
     endif()
 
+    # The other knobs (docs/tuning.md): scan, carries and vector for algorithms 4, 5, 6; vector,
+    # grain and block for RT.
+    set(other_knobs "")
+    foreach(key scan carries vector grain block)
+      if(NOT ${key} STREQUAL "")
+        list(APPEND other_knobs ${key}=${${key}})
+      endif()
+    endforeach()
+    set(default_schedule OFF)  # the build's own schedule: found without asking for knobs
     if(algorithm STREQUAL "rt")
       set(stem iir_rt)
       set(generator iir_rt)
-      set(knob_params "")
+      set(knob_params ${other_knobs})
+      if(passes)
+        list(APPEND knob_params passes=${passes})
+      endif()
     else()
-      if(NOT algorithm IN_LIST CASCADE_TILED_ALGORITHMS OR
-         (tile EQUAL CASCADE_IIR_TILE AND rows EQUAL CASCADE_IIR_ROWS AND NOT autoscheduler))
+      if(tile EQUAL CASCADE_IIR_TILE AND rows EQUAL CASCADE_IIR_ROWS AND NOT autoscheduler AND NOT other_knobs)
+        set(default_schedule ON)
+      endif()
+      if(NOT algorithm IN_LIST CASCADE_TILED_ALGORITHMS OR (default_schedule AND CASCADE_DEFAULT_IIR_VARIANTS))
         continue()
       endif()
       set(stem iir_a${algorithm})
       set(generator iir_tiled)
-      set(knob_params algorithm=${algorithm} tile=${tile} rows=${rows} input.type=float32 output.type=float32)
+      set(knob_params algorithm=${algorithm} tile=${tile} rows=${rows} ${other_knobs} input.type=float32
+                      output.type=float32)
     endif()
-    if(algorithm STREQUAL "rt" AND NOT autoscheduler)
-      continue()  # RT has one hand schedule, which every build holds
+    if(algorithm STREQUAL "rt" AND NOT autoscheduler AND NOT other_knobs)
+      set(default_schedule ON)
+      if(NOT passes AND CASCADE_DEFAULT_IIR_VARIANTS)
+        continue()  # RT has one hand schedule, which every build holds
+      endif()
     endif()
 
     set(name ${stem})
     if(sections GREATER 0)
       string(APPEND name _sections)
+    endif()
+    # A part has a name of its own, found by it rather than by schedule knobs: not an extra
+    # unless it has knobs too; nor is a default schedule where the manifest is the whole build.
+    set(extra EXTRA)
+    if(passes)
+      string(APPEND name _${passes})
+    endif()
+    if(default_schedule)
+      set(extra "")
     endif()
     if(exact)
       string(APPEND name _exact)
@@ -91,7 +123,7 @@ function(cascade_add_manifest FILE)
       endif()
       set(size ${variant_order})
     endif()
-    cascade_add_variant(${name} ORDER ${variant_order} GENERATOR ${generator} FROM ${generator}.generator EXTRA
+    cascade_add_variant(${name} ORDER ${variant_order} GENERATOR ${generator} FROM ${generator}.generator ${extra}
       DEVICES ${device_list} ${scheduler_args}
       PARAMS ${knob_params} exact=${exact} level=${level} sections=${sections}
              feedback_y.size=${size} feedback_x.size=${size})

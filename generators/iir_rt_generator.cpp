@@ -12,6 +12,13 @@
 // dimension's passes run with zero feedbacks, and what the exact feedbacks add is added near the
 // ends of each line, to a copy (columns) and to the output (rows): one more elementwise pass per
 // dimension, cheap beside RT's serial scans.
+//
+// `passes` runs part of the filter (include/cascade/iir.h, cascade::Passes): one dimension's
+// passes (`columns`, `rows`) or one direction's in both dimensions (`causal`, `anticausal`, with
+// boundary none only): the stages of the per-dimension and per-direction decompositions
+// (runtime/realisation.h).
+#include <stdexcept>
+
 #include "generators/boundary.h"
 #include "generators/recursive_filter.h"
 #include "schedules/boundary_schedule.h"
@@ -32,6 +39,12 @@ public:
     GeneratorParam<bool> level{"level", false};
     // With `exact`: the run-time margin of generators/boundary.h (Deriche's zero and clamp).
     GeneratorParam<bool> margin{"margin", false};
+    GeneratorParam<std::string> part{"passes", "all"};  // all, columns, rows, causal, anticausal
+    // Schedule knobs a tuning manifest may set (docs/tuning.md, schedules/rt_schedule.h): the CPU's
+    // vector width and vectors of lines per parallel task, the GPU's threads (lines) per block.
+    GeneratorParam<int> vector{"vector", 8, 1, 64};
+    GeneratorParam<int> grain{"grain", 1, 1, 64};
+    GeneratorParam<int> block{"block", 64, 1, 1024};
 
     Input<Buffer<float>> input{"input", 3};
     Input<float> gain_y{"gain_y"};
@@ -87,14 +100,17 @@ public:
                                        : cascade::anticausal(out, current, k, dim, extent));
             current = passes.back().func;
         };
-        // One dimension's passes; with `exact`, `current` then reads them corrected.
+        // One dimension's passes, causal then anticausal (either may be left out); with `exact`,
+        // `current` then reads them corrected.
         std::vector<Func> feedbacks;
         std::vector<cascade::CorrectedLines> corrections;
-        auto add_dimension = [&](const std::vector<Coefficients> &filters, Dim dim, Expr extent, bool last) {
+        auto add_dimension = [&](const std::vector<Coefficients> &filters, Dim dim, Expr extent, bool last,
+                                 bool with_causal, bool with_anticausal) {
             Func line_input = current;
             const size_t first = passes.size();
-            for (const auto &k : filters) add(true, k, dim, extent, false);
-            for (size_t j = 0; j < filters.size(); j++)
+            for (size_t j = 0; with_causal && j < filters.size(); j++)
+                add(true, filters[j], dim, extent, last && !with_anticausal && j + 1 == filters.size());
+            for (size_t j = 0; with_anticausal && j < filters.size(); j++)
                 add(false, filters[j], dim, extent, last && j + 1 == filters.size());
             if (!exact) return;
             std::vector<Func> causal, anticausal;
@@ -112,8 +128,18 @@ public:
                                                  tables, K, dim, extent, last && level ? restored : Func()));
             current = corrections.back().func;
         };
-        add_dimension(vertical, Dim::y, height, false);
-        add_dimension(horizontal, Dim::x, width, true);
+        const std::string which = part;
+        const bool one_direction = which == "causal" || which == "anticausal";
+        if (which != "all" && which != "columns" && which != "rows" && !one_direction)
+            throw std::invalid_argument("passes must be all, columns, rows, causal or anticausal, not " +
+                                        which);
+        // The exact corrections come from both directions' feedbacks together.
+        if (exact && one_direction)
+            throw std::invalid_argument("passes " + which + " take boundary none (exact=false)");
+        const bool with_causal = which != "anticausal", with_anticausal = which != "causal";
+        if (which != "rows")
+            add_dimension(vertical, Dim::y, height, which == "columns", with_causal, with_anticausal);
+        if (which != "columns") add_dimension(horizontal, Dim::x, width, true, with_causal, with_anticausal);
 
         if (auto_schedule) {
             // A Halide autoscheduler (Li 2018, Adams 2019) schedules the pipeline instead: a
@@ -123,10 +149,10 @@ public:
             // estimates from the metadata and refuses smaller ones).
             set_estimates(vertical, horizontal);
         } else if (get_target().has_gpu_feature()) {
-            cascade::schedule_rt_cuda(passes, feedbacks, corrections, output);
+            cascade::schedule_rt_cuda(passes, feedbacks, corrections, output, block);
             if (exact && level) cascade::schedule_level_cuda(image_level);
         } else {
-            cascade::schedule_rt_cpu(passes, feedbacks, corrections, output);
+            cascade::schedule_rt_cpu(passes, feedbacks, corrections, output, vector, grain);
             if (exact && level) cascade::schedule_level_cpu(image_level);
         }
     }

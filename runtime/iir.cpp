@@ -38,6 +38,11 @@ constexpr Named<Form> kForms[] = {
 constexpr Named<Algorithm> kAlgorithms[] = {
     {Algorithm::automatic, "auto"}, {Algorithm::rt, "rt"}, {Algorithm::a2, "2"},         {Algorithm::a4, "4"},
     {Algorithm::a5, "5"},           {Algorithm::a6, "6"},  {Algorithm::strips, "strips"}};
+constexpr Named<Passes> kPasses[] = {{Passes::all, "all"},
+                                     {Passes::columns, "columns"},
+                                     {Passes::rows, "rows"},
+                                     {Passes::causal, "causal"},
+                                     {Passes::anticausal, "anticausal"}};
 
 }  // namespace
 
@@ -46,6 +51,10 @@ Form parse_form(const std::string &text) { return parse_named(text, kForms, "for
 Algorithm parse_algorithm(const std::string &text) { return parse_named(text, kAlgorithms, "algorithm"); }
 
 const char *algorithm_name(Algorithm algorithm) { return name_of(algorithm, kAlgorithms); }
+
+Passes parse_passes(const std::string &text) { return parse_named(text, kPasses, "passes"); }
+
+const char *passes_name(Passes passes) { return name_of(passes, kPasses); }
 
 namespace {
 
@@ -170,8 +179,23 @@ Algorithm automatic_algorithm(const Filter2D &filter, Boundary boundary, SampleT
 
 // Throws cascade::Error for combinations no build holds (not for a variant this build lacks).
 VariantChoice choose_variant(const Filter2D &filter, Form form, Algorithm algorithm, Boundary boundary,
-                             SampleType samples, Device device, bool margin = false) {
+                             SampleType samples, Device device, bool margin = false,
+                             Passes passes = Passes::all) {
     const bool exact = boundary != Boundary::none;
+    if (passes != Passes::all) {
+        const std::string part = std::string("passes '") + passes_name(passes) + "'";
+        if (algorithm == Algorithm::automatic) algorithm = Algorithm::rt;
+        if (algorithm != Algorithm::rt)
+            throw Error(part +
+                        " run on algorithm rt only (the block-parallel algorithms and the strips carry " +
+                        "both dimensions' passes in one pipeline)");
+        if (samples != SampleType::f32 || margin)
+            throw Error(part + " filter float32 samples, without a margin");
+        if (exact && (passes == Passes::causal || passes == Passes::anticausal))
+            throw Error(part +
+                        " take boundary none: an exact boundary's initial conditions come from the causal "
+                        "and anticausal passes together");
+    }
     if (algorithm == Algorithm::automatic)
         algorithm = automatic_algorithm(filter, boundary, samples, margin, device);
     // Algorithm 5 does the column carries' dot products inside the rows' serial step. With exact
@@ -207,6 +231,7 @@ VariantChoice choose_variant(const Filter2D &filter, Form form, Algorithm algori
     choice.direct = form == Form::direct;
     if (algorithm == Algorithm::rt) {
         choice.name = choice.direct ? "iir_rt" : "iir_rt_sections";
+        if (passes != Passes::all) choice.name += std::string("_") + passes_name(passes);
     } else if (algorithm == Algorithm::strips) {
         if (choice.direct && order > 2)
             throw Error("the direct form of order " + std::to_string(order) +
@@ -305,6 +330,7 @@ std::string fixed_realisation(const Filter2D &filter, Boundary boundary, Device 
 bool converts_samples(const Filter2D &filter, const IirOptions &options, SampleType samples, Device device) {
     if (samples == SampleType::f32) return true;
     if (options.algorithm != Algorithm::automatic && options.algorithm != Algorithm::a6) return false;
+    if (options.passes != Passes::all) return false;  // parts run on RT, float32
     try {
         const VariantChoice choice =
             choose_variant(filter, options.form, options.algorithm, options.boundary, samples, device);
@@ -314,9 +340,23 @@ bool converts_samples(const Filter2D &filter, const IirOptions &options, SampleT
     }
 }
 
-IirPlan::IirPlan(const Filter2D &filter, int width, int height, Form form, Algorithm algorithm, Device device,
-                 Boundary boundary, SampleType samples, int margin, TileSchedule schedule)
+namespace {
+
+// The filter a part runs: the other dimension's filter replaced by the identity, which the
+// part's variant leaves out (its tables and level gain then describe what runs).
+Filter2D part_of(const Filter2D &filter, Passes passes) {
+    const RecursiveFilter identity{1.0, {0.0}};
+    if (passes == Passes::columns) return {filter.vertical, identity};
+    if (passes == Passes::rows) return {identity, filter.horizontal};
+    return filter;
+}
+
+}  // namespace
+
+IirPlan::IirPlan(const Filter2D &whole, int width, int height, Form form, Algorithm algorithm, Device device,
+                 Boundary boundary, SampleType samples, int margin, TileSchedule schedule, Passes passes)
     : samples_(samples), width_(width), height_(height), margin_(margin) {
+    const Filter2D filter = part_of(whole, passes);
     if (width < 1 || height < 1) throw Error("the input image is empty");
     // Past the edges the padded image must extend as the image does: true of zeros and repeated
     // edge samples only.
@@ -329,14 +369,14 @@ IirPlan::IirPlan(const Filter2D &filter, int width, int height, Form form, Algor
     require_stable(filter.horizontal);
     const bool exact = boundary != Boundary::none;
     if (algorithm == Algorithm::automatic && form == Form::automatic && schedule.is_default() &&
-        samples == SampleType::f32 && margin == 0)
+        samples == SampleType::f32 && margin == 0 && passes == Passes::all)
         if (const std::optional<Stage> tuned = tuned_stage(filter, boundary, device, width, height)) {
             algorithm = tuned->algorithm;
             form = tuned->form;
             schedule = tuned->schedule;
         }
     const VariantChoice choice =
-        choose_variant(filter, form, algorithm, boundary, samples, device, margin > 0);
+        choose_variant(filter, form, algorithm, boundary, samples, device, margin > 0, passes);
     algorithm = choice.algorithm;
     const bool tiled = algorithm != Algorithm::rt && algorithm != Algorithm::strips;
     if (!tiled && (schedule.tile > 0 || schedule.rows > 0))
@@ -450,7 +490,7 @@ namespace {
 // tiles one sample thick.
 bool runs_as_line(int width, int height, const IirOptions &options) {
     return options.boundary == Boundary::none && options.algorithm == Algorithm::automatic &&
-           (width == 1) != (height == 1);
+           options.passes == Passes::all && (width == 1) != (height == 1);
 }
 
 void iir_line_2d(const Image &input, Image &output, const Filter2D &filter, const IirOptions &options) {
@@ -490,12 +530,12 @@ void iir_2d(const Image &input, Image &output, const Filter2D &filter, const Iir
     if (runs_as_line(input.width, input.height, options)) return iir_line_2d(input, output, filter, options);
     const Device device = resolve_device(options.device);
     if (options.algorithm == Algorithm::automatic && options.form == Form::automatic &&
-        options.schedule.is_default())
+        options.schedule.is_default() && options.passes == Passes::all)
         if (std::unique_ptr<RealisedPlan> tuned =
                 tuned_chain(filter, options.boundary, device, input.width, input.height))
             return tuned->run(input, output);
     IirPlan plan(filter, input.width, input.height, options.form, options.algorithm, device, options.boundary,
-                 SampleType::f32, 0, options.schedule);
+                 SampleType::f32, 0, options.schedule, options.passes);
     plan.run(input, output);
 }
 
@@ -505,7 +545,7 @@ bool iir_2d(halide_buffer_t *input, halide_buffer_t *output, const Filter2D &fil
     const Device device = resolve_device(options.device);
     if (!converts_samples(filter, options, samples, device)) return false;
     IirPlan plan(filter, input->dim[0].extent, input->dim[1].extent, options.form, options.algorithm, device,
-                 options.boundary, samples, 0, options.schedule);
+                 options.boundary, samples, 0, options.schedule, options.passes);
     plan.run_host(input, output);
     return true;
 }

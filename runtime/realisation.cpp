@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <functional>
+#include <iterator>
 #include <set>
 #include <sstream>
 #include <tuple>
@@ -22,9 +24,29 @@ constexpr Form kForms[] = {Form::sections, Form::direct};
 // Where enumerate_realisations builds its trial plans: a size no tile divides.
 constexpr int kTrialWidth = 67, kTrialHeight = 45;
 
-const char *decomposition_name(Decomposition d) { return d == Decomposition::whole ? "whole" : "split"; }
-
 bool tiled(Algorithm algorithm) { return algorithm != Algorithm::rt && algorithm != Algorithm::strips; }
+
+// "whole", "split", "group-13-2", "dims", "directions".
+std::string decomposition_name(Decomposition d, const std::vector<std::vector<int>> &groups) {
+    switch (d) {
+        case Decomposition::whole:
+            return "whole";
+        case Decomposition::split:
+            return "split";
+        case Decomposition::dims:
+            return "dims";
+        case Decomposition::directions:
+            return "directions";
+        case Decomposition::grouped:
+            break;
+    }
+    std::string name = "group";
+    for (const std::vector<int> &group : groups) {
+        name += "-";
+        for (int k : group) name += std::to_string(k);
+    }
+    return name;
+}
 
 // "64x2", "li2018", "64x2+li2018".
 std::string schedule_name(const TileSchedule &schedule) {
@@ -32,12 +54,38 @@ std::string schedule_name(const TileSchedule &schedule) {
     if (schedule.tile > 0 || schedule.rows > 0)
         name = std::to_string(schedule.tile) + "x" + std::to_string(schedule.rows);
     if (!schedule.autoscheduler.empty()) name += (name.empty() ? "" : "+") + schedule.autoscheduler;
+    if (!schedule.knobs.empty()) name += (name.empty() ? "" : "+") + schedule.knobs;
     return name;
 }
 
-std::string realisation_name(Decomposition d, Algorithm algorithm, Form form, const TileSchedule &schedule) {
-    std::string name = std::string(decomposition_name(d)) + "/" + algorithm_name(algorithm) + "/" +
-                       (form == Form::direct ? "direct" : "sections");
+// True when `knobs` is "key=value" items joined by commas, known keys in cmake/CascadeHalide.cmake's
+// order, each once, values alphanumeric: the form the variant table holds.
+bool canonical_knobs(const std::string &knobs) {
+    static const char *const keys[] = {"scan", "carries", "vector", "grain", "block"};
+    std::stringstream in(knobs);
+    size_t next = 0;  // keys before it are used up
+    for (std::string item; std::getline(in, item, ',');) {
+        const size_t eq = item.find('=');
+        if (eq == std::string::npos || eq + 1 == item.size()) return false;
+        const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
+        for (char ch : value)
+            if (!std::isalnum(static_cast<unsigned char>(ch))) return false;
+        while (next < std::size(keys) && key != keys[next]) next++;
+        if (next == std::size(keys)) return false;
+        next++;
+    }
+    return !knobs.empty() && knobs.back() != ',';
+}
+
+std::string family_name(Decomposition d, const std::vector<std::vector<int>> &groups, Algorithm algorithm,
+                        Form form) {
+    return decomposition_name(d, groups) + "/" + algorithm_name(algorithm) + "/" +
+           (form == Form::direct ? "direct" : "sections");
+}
+
+std::string realisation_name(Decomposition d, const std::vector<std::vector<int>> &groups,
+                             Algorithm algorithm, Form form, const TileSchedule &schedule) {
+    std::string name = family_name(d, groups, algorithm, form);
     const std::string knobs = schedule_name(schedule);
     if (!knobs.empty()) name += "/" + knobs;
     return name;
@@ -45,13 +93,29 @@ std::string realisation_name(Decomposition d, Algorithm algorithm, Form form, co
 
 // Why a decomposition cannot be exact under `boundary`, or "" where it is.
 //
-// Each stage of `split` is a causal pass and its anticausal mirror over the same poles: a
-// symmetric filter. Applied to a periodic or even (reflect, mirror) extension of a line it gives
-// the same kind of extension of its output, so the next stage, extending that output again,
-// sees what the whole filter would: the cascade is exact. Under none, zero and clamp the output
-// of a stage past the edges is not what the next stage assumes there.
+// One pipeline per dimension is exact under every boundary: each dimension's passes extend the
+// image along their own lines only, whether or not the other dimension's ran first.
+//
+// Each stage of `split` and `grouped` is a causal pass and its anticausal mirror over the same
+// poles: a symmetric filter. Applied to a periodic or even (reflect, mirror) extension of a line
+// it gives the same kind of extension of its output, so the next stage, extending that output
+// again, sees what the whole filter would: the cascade is exact. Under none, zero and clamp the
+// output of a stage past the edges is not what the next stage assumes there.
+//
+// One pipeline per direction is exact under none: every pass starts from zero state, and the
+// causal passes of one dimension commute with the anticausal passes of the other.
 std::string decomposition_problem(Decomposition d, Boundary boundary) {
-    if (d == Decomposition::whole) return "";
+    if (d == Decomposition::whole || d == Decomposition::dims) return "";
+    if (d == Decomposition::directions) {
+        if (boundary == Boundary::none) return "";
+        if (boundary == Boundary::periodic)
+            return "exact in principle under boundary periodic (a periodic line's causal output is "
+                   "periodic), "
+                   "but this build has no periodic tables for one direction's passes alone";
+        return std::string("not exact under boundary ") + boundary_name(boundary) +
+               ": the anticausal passes' initial conditions need the causal output past the far edge, "
+               "which a separate anticausal pipeline does not see";
+    }
     switch (boundary) {
         case Boundary::none:
             return "not exact under boundary none: each stage would restart its recursions from zero at the "
@@ -70,21 +134,104 @@ std::string decomposition_problem(Decomposition d, Boundary boundary) {
     return "unknown boundary";
 }
 
-// The filter's stages under a decomposition: the whole filter, or one stage per section (each
-// dimension's sections paired in order, the shorter list padded with identity passes).
-std::vector<Filter2D> stage_filters(Decomposition d, const Filter2D &filter) {
-    if (d == Decomposition::whole) return {filter};
+// Each dimension's sections paired in order, the shorter list padded with identity passes.
+std::vector<Filter2D> paired_sections(const Filter2D &filter) {
     std::vector<RecursiveFilter> v = to_sections(filter.vertical), h = to_sections(filter.horizontal);
     const size_t n = std::max(v.size(), h.size());
     const RecursiveFilter identity{1.0, {0.0}};
     v.resize(n, identity);
     h.resize(n, identity);
-    std::vector<Filter2D> stages;
-    for (size_t k = 0; k < n; k++) stages.push_back({v[k], h[k]});
+    std::vector<Filter2D> pairs;
+    for (size_t k = 0; k < n; k++) pairs.push_back({v[k], h[k]});
+    return pairs;
+}
+
+// The passes in cascade as one: the gains' product, and the feedback polynomials' product
+// (1 + a_1 z⁻¹ + …), with the zero coefficients an identity section leaves at its end dropped.
+RecursiveFilter cascade_of(const std::vector<const RecursiveFilter *> &passes) {
+    RecursiveFilter out{1.0, {}};
+    std::vector<double> product = {1.0};
+    for (const RecursiveFilter *f : passes) {
+        out.gain *= f->gain;
+        std::vector<double> next(product.size() + f->feedback.size(), 0.0);
+        for (size_t i = 0; i < product.size(); i++) {
+            next[i] += product[i];
+            for (size_t k = 0; k < f->feedback.size(); k++) next[i + k + 1] += product[i] * f->feedback[k];
+        }
+        product = next;
+    }
+    while (product.size() > 2 && product.back() == 0.0) product.pop_back();
+    out.feedback.assign(product.begin() + 1, product.end());
+    if (out.feedback.empty()) out.feedback = {0.0};
+    return out;
+}
+
+// The group's sections (numbered from 1) as one 2D filter.
+Filter2D group_filter(const std::vector<Filter2D> &pairs, const std::vector<int> &group) {
+    std::vector<const RecursiveFilter *> v, h;
+    for (int k : group) {
+        v.push_back(&pairs[k - 1].vertical);
+        h.push_back(&pairs[k - 1].horizontal);
+    }
+    return {cascade_of(v), cascade_of(h)};
+}
+
+// Every grouping of n sections into 2 … n − 1 stages (the others are whole and split) whose
+// stages stay within order 4: the set partitions of {1 … n}, as restricted growth strings.
+std::vector<std::vector<std::vector<int>>> groupings(const std::vector<Filter2D> &pairs) {
+    const int n = int(pairs.size());
+    std::vector<std::vector<std::vector<int>>> out;
+    if (n < 3 || n > 9) return out;  // stage names number sections with one digit
+    std::vector<int> block(n, 0);
+    const std::function<void(int, int)> place = [&](int k, int blocks) {
+        if (k == n) {
+            if (blocks < 2 || blocks == n) return;
+            std::vector<std::vector<int>> groups(blocks);
+            for (int j = 0; j < n; j++) groups[block[j]].push_back(j + 1);
+            for (const auto &group : groups) {
+                const Filter2D f = group_filter(pairs, group);
+                if (std::max(f.vertical.order(), f.horizontal.order()) > 4) return;
+            }
+            out.push_back(groups);
+            return;
+        }
+        for (int b = 0; b <= blocks && b < n; b++) {
+            block[k] = b;
+            place(k + 1, std::max(blocks, b + 1));
+        }
+    };
+    place(0, 0);
+    return out;
+}
+
+// The filter's stages under a decomposition, each a 2D filter and the part of it to run.
+std::vector<std::pair<Filter2D, Passes>> stage_parts(Decomposition d,
+                                                     const std::vector<std::vector<int>> &groups,
+                                                     const Filter2D &filter) {
+    switch (d) {
+        case Decomposition::whole:
+            return {{filter, Passes::all}};
+        case Decomposition::dims:
+            return {{filter, Passes::columns}, {filter, Passes::rows}};
+        case Decomposition::directions:
+            return {{filter, Passes::causal}, {filter, Passes::anticausal}};
+        case Decomposition::split:
+        case Decomposition::grouped:
+            break;
+    }
+    const std::vector<Filter2D> pairs = paired_sections(filter);
+    std::vector<std::pair<Filter2D, Passes>> stages;
+    if (d == Decomposition::split) {
+        for (const Filter2D &pair : pairs) stages.push_back({pair, Passes::all});
+    } else {
+        for (const std::vector<int> &group : groups)
+            stages.push_back({group_filter(pairs, group), Passes::all});
+    }
     return stages;
 }
 
-// The schedules the build holds for an algorithm on `device`, in order (tile, rows, autoscheduler):
+// The schedules the build holds for an algorithm on `device`, in order (tile, rows, autoscheduler,
+// knobs):
 // a tiled algorithm's tile schedules, and the autoscheduled variants of any. RT's hand schedule is
 // the default schedule {}.
 std::vector<TileSchedule> schedules_of(Algorithm algorithm, Device device) {
@@ -95,27 +242,30 @@ std::vector<TileSchedule> schedules_of(Algorithm algorithm, Device device) {
     for (const Variant &v : variants()) {
         const std::string name = v.algorithm;
         const bool ours = name == stem || name.rfind(stem + "_", 0) == 0;
-        const TileSchedule s{v.tile, v.rows, v.autoscheduler};
-        if (ours && v.device == device && (v.tile > 0 || !s.autoscheduler.empty()) &&
+        const TileSchedule s{v.tile, v.rows, v.autoscheduler, v.knobs};
+        if (ours && v.device == device && (v.tile > 0 || !s.autoscheduler.empty() || !s.knobs.empty()) &&
             std::find(schedules.begin(), schedules.end(), s) == schedules.end())
             schedules.push_back(s);
     }
     std::sort(schedules.begin(), schedules.end(), [](const TileSchedule &a, const TileSchedule &b) {
-        return std::tie(a.tile, a.rows, a.autoscheduler) < std::tie(b.tile, b.rows, b.autoscheduler);
+        return std::tie(a.tile, a.rows, a.autoscheduler, a.knobs) <
+               std::tie(b.tile, b.rows, b.autoscheduler, b.knobs);
     });
     return schedules;
 }
 
-std::vector<Stage> make_stages(Decomposition d, const Filter2D &filter, Algorithm algorithm, Form form,
-                               const TileSchedule &schedule) {
-    std::vector<Stage> stages;
-    for (const Filter2D &part : stage_filters(d, filter)) stages.push_back({part, algorithm, form, schedule});
-    return stages;
+Realisation make_realisation(Decomposition d, const std::vector<std::vector<int>> &groups,
+                             const Filter2D &filter, Algorithm algorithm, Form form,
+                             const TileSchedule &schedule) {
+    Realisation r{realisation_name(d, groups, algorithm, form, schedule), d, groups, {}};
+    for (const auto &[part, passes] : stage_parts(d, groups, filter))
+        r.stages.push_back({part, algorithm, form, schedule, passes});
+    return r;
 }
 
 std::unique_ptr<IirPlan> stage_plan(const Stage &s, int width, int height, Device device, Boundary boundary) {
     return std::make_unique<IirPlan>(s.filter, width, height, s.form, s.algorithm, device, boundary,
-                                     SampleType::f32, 0, s.schedule);
+                                     SampleType::f32, 0, s.schedule, s.passes);
 }
 
 }  // namespace
@@ -141,26 +291,70 @@ std::vector<const Variant *> realisation_variants(const Realisation &realisation
         .variants();
 }
 
+namespace {
+
+struct Shape {
+    Decomposition d;
+    std::vector<std::vector<int>> groups;
+};
+
+// The decompositions worth listing for `filter`: split with two sections or more, groupings with
+// three or more.
+std::vector<Shape> decompositions_of(const Filter2D &filter) {
+    const std::vector<Filter2D> pairs = paired_sections(filter);
+    std::vector<Shape> shapes = {{Decomposition::whole, {}}};
+    if (pairs.size() >= 2) shapes.push_back({Decomposition::split, {}});
+    for (auto &groups : groupings(pairs)) shapes.push_back({Decomposition::grouped, std::move(groups)});
+    shapes.push_back({Decomposition::dims, {}});
+    shapes.push_back({Decomposition::directions, {}});
+    return shapes;
+}
+
+// "group-13-2" as {{1, 3}, {2}}, checked to group each of the filter's n sections once, in two
+// stages or more but fewer than n; "" where it does, else what is wrong.
+std::string parse_groups(const std::string &text, size_t n, std::vector<std::vector<int>> &groups) {
+    std::stringstream in(text.substr(std::string("group-").size()));
+    std::vector<int> seen(n + 1, 0);
+    for (std::string part; std::getline(in, part, '-');) {
+        if (part.empty()) return "an empty group";
+        std::vector<int> group;
+        for (char ch : part) {
+            const int k = ch - '0';
+            if (!std::isdigit(static_cast<unsigned char>(ch)) || k < 1 || size_t(k) > n)
+                return "section '" + std::string(1, ch) + "' (this filter has " + std::to_string(n) + ")";
+            if (seen[k]++) return "section " + std::to_string(k) + " in two groups";
+            group.push_back(k);
+        }
+        groups.push_back(group);
+    }
+    if (std::count(seen.begin() + 1, seen.end(), 1) != std::ptrdiff_t(n)) return "a section in no group";
+    if (groups.size() < 2 || groups.size() >= n)
+        return "groups of " + std::to_string(n) + " sections must number 2 to " + std::to_string(n - 1) +
+               " (whole and split are the others)";
+    return "";
+}
+
+}  // namespace
+
 Realisations enumerate_realisations(const Filter2D &filter, Boundary boundary, Device device) {
     require_stable(filter.vertical);
     require_stable(filter.horizontal);
     Realisations out;
-    std::set<std::vector<const Variant *>> seen;  // the variants each candidate calls, in order
-    std::set<std::string> refused;                // decomposition/algorithm/form: refused once
+    // The decomposition and the variants each candidate calls, in order: two groupings may call
+    // the same variants on different filters.
+    std::set<std::pair<std::string, std::vector<const Variant *>>> seen;
+    std::set<std::string> refused;  // decomposition/algorithm/form: refused once
     const auto refuse = [&](const std::string &name, const std::string &reason) {
         if (refused.insert(name).second) out.refused.push_back({name, reason});
     };
-    for (Decomposition d : {Decomposition::whole, Decomposition::split}) {
-        const std::vector<Filter2D> parts = stage_filters(d, filter);
-        if (d == Decomposition::split && parts.size() < 2) continue;  // one section: the whole filter
+    for (const Shape &shape : decompositions_of(filter)) {
+        const Decomposition d = shape.d;
         const std::string problem = decomposition_problem(d, boundary);
         for (Algorithm algorithm : kAlgorithms) {
             std::vector<TileSchedule> schedules = {TileSchedule{}};
             if (algorithm != Algorithm::strips) schedules = schedules_of(algorithm, device);
             for (Form form : kForms) {
-                const std::string family = std::string(decomposition_name(d)) + "/" +
-                                           algorithm_name(algorithm) + "/" +
-                                           (form == Form::direct ? "direct" : "sections");
+                const std::string family = family_name(d, shape.groups, algorithm, form);
                 if (!problem.empty()) {
                     refuse(family, problem);
                     continue;
@@ -170,15 +364,14 @@ Realisations enumerate_realisations(const Filter2D &filter, Boundary boundary, D
                                        " variant of algorithm " + algorithm_name(algorithm));
                 // With the build's default schedule first: a refusal there concerns the family.
                 try {
-                    RealisedPlan(Realisation{family, d, make_stages(d, filter, algorithm, form, {})},
-                                 kTrialWidth, kTrialHeight, device, boundary);
+                    RealisedPlan(make_realisation(d, shape.groups, filter, algorithm, form, {}), kTrialWidth,
+                                 kTrialHeight, device, boundary);
                 } catch (const Error &e) {
                     refuse(family, e.what());
                     continue;
                 }
                 for (TileSchedule schedule : schedules) {
-                    Realisation r{realisation_name(d, algorithm, form, schedule), d,
-                                  make_stages(d, filter, algorithm, form, schedule)};
+                    Realisation r = make_realisation(d, shape.groups, filter, algorithm, form, schedule);
                     std::vector<const Variant *> calls;
                     try {
                         calls = realisation_variants(r, device, boundary);
@@ -186,7 +379,8 @@ Realisations enumerate_realisations(const Filter2D &filter, Boundary boundary, D
                         refuse(r.name, e.what());  // this schedule only: the family ran above
                         continue;
                     }
-                    if (seen.insert(calls).second) out.candidates.push_back(std::move(r));
+                    if (seen.insert({decomposition_name(d, shape.groups), calls}).second)
+                        out.candidates.push_back(std::move(r));
                 }
             }
         }
@@ -204,49 +398,58 @@ Realisation parse_realisation(const std::string &name, const Filter2D &filter, B
     };
     if (parts.size() < 3 || parts.size() > 4) throw bad("wrong number of parts");
     Decomposition d;
+    std::vector<std::vector<int>> groups;
     if (parts[0] == "whole") {
         d = Decomposition::whole;
     } else if (parts[0] == "split") {
         d = Decomposition::split;
+    } else if (parts[0] == "dims") {
+        d = Decomposition::dims;
+    } else if (parts[0] == "directions") {
+        d = Decomposition::directions;
+    } else if (parts[0].rfind("group-", 0) == 0) {
+        d = Decomposition::grouped;
+        const std::string problem = parse_groups(parts[0], paired_sections(filter).size(), groups);
+        if (!problem.empty()) throw bad("grouping '" + parts[0] + "': " + problem);
     } else {
-        throw bad("unknown decomposition '" + parts[0] + "' (whole or split)");
+        throw bad("unknown decomposition '" + parts[0] + "' (whole, split, group-…, dims or directions)");
     }
     const Algorithm algorithm = parse_algorithm(parts[1]);
     const Form form = parse_form(parts[2]);
     if (algorithm == Algorithm::automatic || form == Form::automatic) throw bad("auto is not a realisation");
-    // The schedule: the tiled algorithms' TILExROWS, an autoscheduler's name, or both ("64x2",
-    // "li2018", "64x2+li2018").
+    // The schedule: '+'-separated, the tiled algorithms' TILExROWS, an autoscheduler's name and
+    // the other knobs ("64x2", "li2018", "64x2+li2018", "64x2+scan=shared", "vector=16,grain=4").
     TileSchedule schedule;
     if (parts.size() == 4) {
-        std::string knobs = parts[3];
         const auto malformed = [&] { return bad("malformed schedule '" + parts[3] + "'"); };
-        if (const size_t plus = knobs.find('+'); plus != std::string::npos) {
-            schedule.autoscheduler = knobs.substr(plus + 1);
-            knobs.resize(plus);
-            if (schedule.autoscheduler.empty()) throw malformed();
-        } else if (knobs.empty()) {
-            throw malformed();
-        } else if (!std::isdigit(static_cast<unsigned char>(knobs[0]))) {
-            schedule.autoscheduler = knobs;
-            knobs.clear();
+        std::stringstream items(parts[3]);
+        int count = 0;
+        for (std::string item; std::getline(items, item, '+'); count++) {
+            if (item.empty()) throw malformed();
+            if (std::isdigit(static_cast<unsigned char>(item[0]))) {
+                char x = 0;
+                std::stringstream in(item);
+                if (schedule.tile > 0 || !(in >> schedule.tile >> x >> schedule.rows) || x != 'x' ||
+                    !in.eof() || schedule.tile < 1 || schedule.rows < 1)
+                    throw malformed();
+            } else if (item.find('=') != std::string::npos) {
+                if (!schedule.knobs.empty() || !canonical_knobs(item)) throw malformed();
+                schedule.knobs = item;
+            } else {
+                if (!schedule.autoscheduler.empty()) throw malformed();
+                for (char ch : item)
+                    if (!std::isalnum(static_cast<unsigned char>(ch))) throw malformed();
+                schedule.autoscheduler = item;
+            }
         }
-        for (char ch : schedule.autoscheduler)
-            if (!std::isalnum(static_cast<unsigned char>(ch))) throw malformed();
-        if (!knobs.empty()) {
-            char x = 0;
-            std::stringstream in(knobs);
-            if (!(in >> schedule.tile >> x >> schedule.rows) || x != 'x' || !in.eof() || schedule.tile < 1 ||
-                schedule.rows < 1)
-                throw malformed();
-        }
+        if (count == 0 || parts[3].back() == '+') throw malformed();
     }
     if (tiled(algorithm) != (schedule.tile > 0))
         throw bad(tiled(algorithm) ? "a tiled algorithm needs TILExROWS"
                                    : "only tiled algorithms take TILExROWS");
     const std::string problem = decomposition_problem(d, boundary);
-    if (!problem.empty()) throw Error("realisation '" + name + "' is " + problem);
-    return {realisation_name(d, algorithm, form, schedule), d,
-            make_stages(d, filter, algorithm, form, schedule)};
+    if (!problem.empty()) throw Error("realisation '" + name + "': " + problem);
+    return make_realisation(d, groups, filter, algorithm, form, schedule);
 }
 
 RealisedPlan::RealisedPlan(const Realisation &realisation, int width, int height, Device device,

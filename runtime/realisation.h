@@ -19,18 +19,26 @@ struct Stage {
     Algorithm algorithm = Algorithm::a6;
     Form form = Form::sections;
     TileSchedule schedule;  // tiled algorithms: the variant's tile and rows; an autoscheduled variant's name
+    Passes passes = Passes::all;  // the part of `filter` the stage runs
 };
 
-// How the filter is split into stages.
+// How the filter is split into stages (docs/tuning.md says where each is exact).
 enum class Decomposition {
-    whole,  // one pipeline: both dimensions, every section, causal and anticausal
-    split,  // one pipeline per section (a real pole, two real poles or a complex pair) and both dimensions
+    whole,       // one pipeline: both dimensions, every section, causal and anticausal
+    split,       // one pipeline per section (a real pole, two real poles or a complex pair), both dimensions
+    grouped,     // one pipeline per group of sections (three sections or more: every other grouping)
+    dims,        // one pipeline per dimension: the columns' passes, then the rows'
+    directions,  // one pipeline per direction: the causal passes of both dimensions, then the anticausal
 };
 
 struct Realisation {
-    std::string name;  // "whole/6/sections/64x2", "split/rt/direct", "whole/rt/sections/li2018":
+    std::string name;  // "whole/6/sections/64x2", "split/rt/direct", "whole/rt/sections/li2018",
+                       // "group-13-2/6/sections/64x2", "dims/rt/sections":
                        // decomposition/algorithm/form[/schedule]
     Decomposition decomposition = Decomposition::whole;
+    // grouped: each stage's sections, numbered from 1 in to_sections' order (the two dimensions'
+    // sections paired in order); "group-13-2" is {{1, 3}, {2}}.
+    std::vector<std::vector<int>> groups;
     std::vector<Stage> stages;
 };
 
@@ -45,7 +53,8 @@ struct Realisations {
 };
 
 // Every decomposition × algorithm (rt, 2, 4, 5, 6, strips) × form (direct, sections) × tile
-// schedule this build holds for `filter` under `boundary` on `device`. Realisations that run the
+// schedule this build holds for `filter` under `boundary` on `device`; groupings whose stages
+// stay within order 4. Realisations that run the
 // same variants as an earlier one (the direct form of a filter that is one section) are left out.
 // Throws cascade::Error for an unstable filter.
 Realisations enumerate_realisations(const Filter2D &filter, Boundary boundary, Device device);

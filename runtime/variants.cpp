@@ -14,7 +14,7 @@ namespace {
 bool has_schedule(const Variant &v, TileSchedule schedule) {
     return schedule.is_default() ? !v.extra
                                  : v.tile == schedule.tile && v.rows == schedule.rows &&
-                                       v.autoscheduler == schedule.autoscheduler;
+                                       v.autoscheduler == schedule.autoscheduler && v.knobs == schedule.knobs;
 }
 
 }  // namespace
@@ -31,13 +31,15 @@ const Variant *lookup_variant(const std::string &algorithm, int order, Device de
 std::vector<TileSchedule> built_schedules(const std::string &algorithm, Device device) {
     std::vector<TileSchedule> knobs;
     for (const Variant &v : variants()) {
-        const TileSchedule k{v.tile, v.rows, v.autoscheduler};
+        const TileSchedule k{v.tile, v.rows, v.autoscheduler, v.knobs};
         if (v.algorithm == algorithm && v.device == device &&
             std::find(knobs.begin(), knobs.end(), k) == knobs.end())
             knobs.push_back(k);
     }
     return knobs;
 }
+
+TileSchedule default_tile_schedule() { return {CASCADE_IIR_TILE, CASCADE_IIR_ROWS}; }
 
 const Variant &find_variant(const std::string &algorithm, int order, Device device, TileSchedule schedule) {
     if (const Variant *best = lookup_variant(algorithm, order, device, schedule)) return *best;
@@ -50,6 +52,7 @@ const Variant &find_variant(const std::string &algorithm, int order, Device devi
     if (!schedule.autoscheduler.empty()) msg << " scheduled by " << schedule.autoscheduler;
     if (schedule.tile > 0 || schedule.rows > 0)
         msg << " with tile " << schedule.tile << " and rows " << schedule.rows;
+    if (!schedule.knobs.empty()) msg << " with knobs " << schedule.knobs;
     msg << " for order " << order;
     if (built.tellp() > 0) {
         msg << " (this build has orders " << built.str() << ")";

@@ -21,6 +21,7 @@ struct Variant {
     int rows = 0;                    // their GPU threads per tile column (0: not tiled)
     bool extra = false;              // added by a tuning manifest: run only when its knobs are asked for
     const char *autoscheduler = "";  // scheduled by this Halide autoscheduler; "": by hand
+    const char *knobs = "";          // the other schedule knobs a manifest set: "scan=shared,vector=16"
 };
 
 // The smallest image {width, height} the variant runs on: an autoscheduled one assumes its
@@ -44,6 +45,9 @@ const Variant *lookup_variant(const std::string &algorithm, int order, Device de
 
 // The schedules of every variant of `algorithm` for `device` (defaults and extras), each once.
 std::vector<TileSchedule> built_schedules(const std::string &algorithm, Device device);
+
+// The build's own tile schedule of the block-parallel algorithms ({CASCADE_IIR_TILE, CASCADE_IIR_ROWS}).
+TileSchedule default_tile_schedule();
 
 // True when the build holds any variant for `device`.
 bool has_variants(Device device);

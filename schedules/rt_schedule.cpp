@@ -21,31 +21,35 @@ PassVars vars_of(const Pass &p) {
 }  // namespace
 
 void schedule_rt_cpu(const std::vector<Pass> &passes, const std::vector<Func> &feedbacks,
-                     const std::vector<CorrectedLines> &corrections, Func output) {
+                     const std::vector<CorrectedLines> &corrections, Func output, int lanes, int grain) {
     for (const Pass &p : passes) {
         Func f = p.func;
         if (f.name() != output.name()) f.compute_root();
         PassVars v = vars_of(p);
-        Var o("o"), i("i"), t("t");
-        // Eight lanes of neighbouring scans run in lockstep. Down the columns the lanes are
-        // contiguous; along the rows they are rows apart (gathers), which RT accepts as its cost.
+        Var o("o"), i("i"), t("t"), il("il");
+        // `lanes` neighbouring scans run in lockstep. Down the columns the lanes are contiguous;
+        // along the rows they are rows apart (gathers), which RT accepts as its cost.
         f.update()
-            .split(v.across, o, i, 8, TailStrategy::GuardWithIf)
+            .split(v.across, o, i, lanes * grain, TailStrategy::GuardWithIf)
             .reorder(i, v.along, o, v.c)
-            .vectorize(i)
             .fuse(o, v.c, t)
             .parallel(t);
+        if (grain > 1) {
+            f.update().split(i, i, il, lanes).reorder(il, v.along, i).vectorize(il);
+        } else {
+            f.update().vectorize(i);
+        }
     }
     for (Func f : feedbacks) schedule_feedbacks_cpu(f);
     for (const CorrectedLines &lines : corrections) {
         Func f = lines.func;
         const auto a = f.args();  // x, y, c
         if (f.name() != output.name()) f.compute_root();
-        f.vectorize(a[0], 8, TailStrategy::GuardWithIf).parallel(a[1]);
+        f.vectorize(a[0], lanes, TailStrategy::GuardWithIf).parallel(a[1]);
         // Down the columns, lanes of neighbouring columns; along the rows, one row per task.
         for (int u = 0; u < 2; u++) {
             if (lines.dim == Dim::y) {
-                f.update(u).vectorize(a[0], 8, TailStrategy::GuardWithIf).parallel(a[2]);
+                f.update(u).vectorize(a[0], lanes, TailStrategy::GuardWithIf).parallel(a[2]);
             } else {
                 f.update(u).parallel(a[1]);
             }
@@ -54,7 +58,7 @@ void schedule_rt_cpu(const std::vector<Pass> &passes, const std::vector<Func> &f
 }
 
 void schedule_rt_cuda(const std::vector<Pass> &passes, const std::vector<Func> &feedbacks,
-                      const std::vector<CorrectedLines> &corrections, Func output) {
+                      const std::vector<CorrectedLines> &corrections, Func output, int block_size) {
     for (const Pass &p : passes) {
         Func f = p.func;
         if (f.name() != output.name()) f.compute_root();
@@ -63,7 +67,7 @@ void schedule_rt_cuda(const std::vector<Pass> &passes, const std::vector<Func> &
         // One thread per column (or row), scanning serially: only W (or H) threads in flight,
         // which is why RT is the baseline the tiled algorithms are measured against.
         f.update()
-            .split(v.across, block, thread, 64, TailStrategy::GuardWithIf)
+            .split(v.across, block, thread, block_size, TailStrategy::GuardWithIf)
             .reorder(v.along, thread, block, v.c)
             .gpu_blocks(block, v.c)
             .gpu_threads(thread);

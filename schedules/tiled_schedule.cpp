@@ -1,6 +1,7 @@
 #include "tiled_schedule.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "boundary_schedule.h"
 #include "tile_staging.h"
@@ -23,18 +24,26 @@ std::vector<CarryScan> carry_scans(const IirTiledFuncs &f) {
 // correction of the first and last tiles (f.edge_corrections). Storing the row carries at K = 4
 // too (H100, 8192², 6-order3, 2026-11-26): the row epilogues' kernel 63 → 52 µs, but two 14 µs
 // kernels more (90.8 → 88.1 GiP/s).
-bool stored(const IirTiledFuncs &f, const CarryScan &p) {
+bool stored(const IirTiledFuncs &f, const CarryScan &p, CarryKernels carries) {
+    if (p.K > 4 || carries == CarryKernels::stored) return true;
+    if (carries == CarryKernels::inline_) return false;
     const bool column =
         p.func.name() == f.column_prologue.func.name() || p.func.name() == f.column_epilogue.func.name();
-    return p.K > 4 || (f.algorithm != 4 && column);
+    return f.algorithm != 4 && column;
 }
 
 }  // namespace
 
 const int kCpuLanes = 8;
 
-void schedule_tile_cpu(TileScans t) {
-    const int lanes = kCpuLanes;
+CarryKernels parse_carry_kernels(const std::string &text) {
+    if (text == "auto") return CarryKernels::automatic;
+    if (text == "stored") return CarryKernels::stored;
+    if (text == "inline") return CarryKernels::inline_;
+    throw std::invalid_argument("carries must be auto, stored or inline, not " + text);
+}
+
+void schedule_tile_cpu(TileScans t, int lanes) {
     t.func.vectorize(t.func.args()[0], lanes, TailStrategy::GuardWithIf);
     // Lanes of neighbouring columns (rows) scan in lockstep.
     for (const TileUpdate &u : t.updates)
@@ -43,22 +52,21 @@ void schedule_tile_cpu(TileScans t) {
             .vectorize(u.across, lanes, TailStrategy::GuardWithIf);
 }
 
-void schedule_edge_pass_cpu(EdgePass &pass) {
+void schedule_edge_pass_cpu(EdgePass &pass, int lanes) {
     const std::vector<Var> a = pass.edges.args();  // i, s, tx, ty, c
     Var tile("tile");
     pass.edges.compute_root().reorder(a[0], a[1], a[2], a[3], a[4]).fuse(a[3], a[4], tile).parallel(tile);
     pass.tile.func.compute_at(pass.edges, a[2]);
-    schedule_tile_cpu(pass.tile);
+    schedule_tile_cpu(pass.tile, lanes);
     if (pass.last_tile.func.defined()) {
         // Tiles of the L are disjoint (the corner is in the row only).
         pass.edges.update(0).allow_race_conditions().parallel(pass.last_strip.z);
         pass.last_tile.func.compute_at(pass.edges, pass.last_strip.z);
-        schedule_tile_cpu(pass.last_tile);
+        schedule_tile_cpu(pass.last_tile, lanes);
     }
 }
 
-void schedule_carry_cpu(CarryScan p) {
-    const int lanes = kCpuLanes;
+void schedule_carry_cpu(CarryScan p, int lanes) {
     Var io("io"), ii("ii");
     const std::vector<Var> args = p.local.args();  // i, n, chunk, c
     Var chunk("chunk");
@@ -174,12 +182,12 @@ void schedule_carry_cuda(CarryScan p, bool stored) {
     }
 }
 
-void schedule_iir_tiled_cpu(IirTiledFuncs &f) {
-    const int b = f.b, lanes = kCpuLanes;
+void schedule_iir_tiled_cpu(IirTiledFuncs &f, int lanes) {
+    const int b = f.b;
     Var tile("tile");
-    auto schedule_tile = [&](TileScans t) { schedule_tile_cpu(t); };
-    for (EdgePass &pass : f.edge_passes) schedule_edge_pass_cpu(pass);
-    for (CarryScan p : carry_scans(f)) schedule_carry_cpu(p);
+    auto schedule_tile = [&](TileScans t) { schedule_tile_cpu(t, lanes); };
+    for (EdgePass &pass : f.edge_passes) schedule_edge_pass_cpu(pass, lanes);
+    for (CarryScan p : carry_scans(f)) schedule_carry_cpu(p, lanes);
     for (Func feedbacks : {f.column_feedbacks, f.row_feedbacks})
         if (feedbacks.defined()) schedule_feedbacks_cpu(feedbacks);
     if (f.level.defined()) schedule_level_cpu(f.level);
@@ -211,11 +219,11 @@ void schedule_iir_tiled_cpu(IirTiledFuncs &f) {
     }
 }
 
-void schedule_iir_tiled_cuda(IirTiledFuncs &f, int rows) {
+void schedule_iir_tiled_cuda(IirTiledFuncs &f, int rows, CarryKernels carries) {
     const int b = f.b;
     auto schedule_tile = [&](TileScans t) { schedule_tile_cuda(t, f.samples, b, rows); };
     for (EdgePass &pass : f.edge_passes) schedule_edge_pass_cuda(pass, f.samples, b, rows);
-    for (CarryScan p : carry_scans(f)) schedule_carry_cuda(p, stored(f, p));
+    for (CarryScan p : carry_scans(f)) schedule_carry_cuda(p, stored(f, p, carries));
     if (!f.feedbacks_in_corrections)
         for (Func feedbacks : {f.column_feedbacks, f.row_feedbacks})
             if (feedbacks.defined()) schedule_feedbacks_cuda(feedbacks);

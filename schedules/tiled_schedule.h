@@ -3,25 +3,36 @@
 // algorithms differ in what the tiles store; algorithm 6 differs from 5 only here: its column
 // carries' dot products are one parallel kernel (compute_root) instead of being recomputed
 // inside the row carries' sequential scan (inline).
+#include <string>
+
 #include "generators/iir_tiled.h"
 
 namespace cascade {
 
-void schedule_iir_tiled_cpu(IirTiledFuncs &f);
+// The CPU's vector width where a manifest does not set the `vector` knob (docs/tuning.md).
+extern const int kCpuLanes;
+
+// `lanes`: the vector width of every scan and store.
+void schedule_iir_tiled_cpu(IirTiledFuncs &f, int lanes = kCpuLanes);
 
 // The pieces, shared with algorithm 2 (schedules/blocked_schedule.h). CPU: a tile's scans
 // vectorized across its columns (rows); a carry completion's chunks in parallel, stored.
-extern const int kCpuLanes;
-void schedule_tile_cpu(TileScans t);
-void schedule_edge_pass_cpu(EdgePass &pass);
-void schedule_carry_cpu(CarryScan p);
+void schedule_tile_cpu(TileScans t, int lanes = kCpuLanes);
+void schedule_edge_pass_cpu(EdgePass &pass, int lanes = kCpuLanes);
+void schedule_carry_cpu(CarryScan p, int lanes = kCpuLanes);
 // CUDA: a tile staged from `source` in shared memory by b × rows threads, then its scans one
 // thread per column (row); a carry completion, `stored` once complete or completed where read.
 void schedule_tile_cuda(TileScans t, Halide::Func source, int b, int rows);
 void schedule_scans_cuda(TileScans t);
 void schedule_edge_pass_cuda(EdgePass &pass, Halide::Func source, int b, int rows);
 void schedule_carry_cuda(CarryScan p, bool stored);
+// Where the GPU completes the carries (the `carries` knob): `automatic`, the measured rule of
+// tiled_schedule.cpp; `stored`, every carry in a kernel of its own; `inline`, every carry where it
+// is read, but above K = 4 (minutes of compilation a variant).
+enum class CarryKernels { automatic, stored, inline_ };
+CarryKernels parse_carry_kernels(const std::string &text);  // "auto", "stored", "inline"
+
 // `rows`: tile rows loaded per pass by the b × rows threads of a tile's block.
-void schedule_iir_tiled_cuda(IirTiledFuncs &f, int rows);
+void schedule_iir_tiled_cuda(IirTiledFuncs &f, int rows, CarryKernels carries = CarryKernels::automatic);
 
 }  // namespace cascade

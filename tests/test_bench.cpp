@@ -183,6 +183,25 @@ TEST(Bench, CasesOfSeveralSizesKeepTheirOrderAndFloors) {
     expect_consistent(results[3], results[1]);
 }
 
+// In rounds, every case and the copy are timed in turn: each still gets its median, its floor and
+// its check, and a case that cannot run its note, beside the others.
+TEST(Bench, RoundsTimeEveryCaseInTurn) {
+    BenchOptions options = quick();
+    options.rounds = 3;
+    options.repetitions = 6;
+    const auto results = run_benchmark({{"copy", "", 64, 48, Device::cpu},
+                                        {"iir", "rt-order1", 64, 48, Device::cpu},
+                                        {"iir", "rt-order9", 64, 48, Device::cpu},
+                                        {"sat", "naive", 64, 48, Device::cpu},
+                                        {"gaussian", "vanvliet", 64, 48, Device::cpu}},
+                                       options);
+    ASSERT_EQ(results.size(), 5u);
+    for (size_t i : {0, 1, 3, 4}) expect_consistent(results[i], results[0]);
+    EXPECT_NE(results[3].note.find("check: max error"), std::string::npos) << results[3].note;
+    EXPECT_FALSE(measured(results[2]));
+    EXPECT_FALSE(results[2].note.empty());
+}
+
 TEST(Bench, CasesThatCannotRunSayWhy) {
     const auto results = run_benchmark({{"cub-sat", "", kWidth, kHeight, Device::cpu},
                                         {"sat", "no-such-variant", kWidth, kHeight, Device::cpu},

@@ -242,6 +242,36 @@ TEST_F(CliTest, AxesFilterOneDimensionOnly) {
     }
 }
 
+// --passes runs part of the filter (cascade::Passes): rows under clamp, the causal passes under
+// none, each against the double reference; one direction under an exact boundary is refused.
+TEST_F(CliTest, PassesRunPartOfTheFilter) {
+    auto rng = testing::rng_for_test();
+    // Poles below runtime/iir.cpp's kLevelPole: the parts built (small.json) are not about a level.
+    const RecursiveFilter f = unit_gain_filter({{0.6, 0.25}, {0.6, -0.25}});
+    const RecursiveFilter identity{1.0, {0.0}};
+    const Image input = testing::random_image(rng, 37, 23, 1);
+    const std::string in = write_npy(input, "in.npy"), out = path("out.npy");
+    const std::string filter = " --feedback=" + join(f.feedback) + " --gain=" + join({f.gain});
+    Result r = run_cli("iir " + in + " " + out + " --device cpu --passes rows --boundary clamp" + filter);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_TRUE(testing::within_relative_l2(
+        reference::plane(to_planar_float(read_image(out)), 0),
+        reference::filter_2d({identity, f}, reference::plane(input, 0), Boundary::clamp), 1e-5));
+    r = run_cli("iir " + in + " " + out + " --device cpu --passes causal" + filter);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const reference::Matrix X = reference::plane(input, 0);
+    const reference::Matrix causal =
+        reference::causal_rows(f, reference::Matrix::Zero(X.rows(), f.order()),
+                               reference::causal(f, reference::Matrix::Zero(f.order(), X.cols()), X));
+    EXPECT_TRUE(
+        testing::within_relative_l2(reference::plane(to_planar_float(read_image(out)), 0), causal, 1e-5));
+    const std::string refused = path("refused.npy");
+    r = run_cli("iir " + in + " " + refused + " --device cpu --passes anticausal --boundary mirror" + filter);
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.err.find("take boundary none"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(refused));
+}
+
 TEST_F(CliTest, BatchOfDifferentSizesFailsWithoutOutput) {
     auto rng = testing::rng_for_test();
     const std::string in_a = write_npy(testing::random_image(rng, 20, 10, 1), "a.npy");

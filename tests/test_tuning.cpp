@@ -219,10 +219,69 @@ TEST(Realisations, ListTheAlgorithmsAndRefuseWhatCannotBeExact) {
         ASSERT_NE(refused(r, "split/rt/direct"), nullptr) << boundary_name(b);
         EXPECT_TRUE(contains(refused(r, "split/rt/direct")->reason, "not exact")) << boundary_name(b);
     }
-    // A filter of one section has no split distinct from the whole.
+    // A filter of one section has no split or grouping distinct from the whole.
     const Filter2D quintic{bspline_prefilter(5), bspline_prefilter(5)};
     for (const Realisation &r : enumerate_realisations(quintic, Boundary::reflect, Device::cpu).candidates)
-        EXPECT_EQ(r.decomposition, Decomposition::whole) << r.name;
+        EXPECT_TRUE(r.decomposition != Decomposition::split && r.decomposition != Decomposition::grouped)
+            << r.name;
+}
+
+// One pipeline per dimension (exact under every boundary), per direction (under none only), and
+// every grouping of three sections or more (exact where the split is), each against the double
+// reference of the whole filter.
+TEST(Realisations, DimensionsDirectionsAndGroupings) {
+    const Filter2D g{van_vliet_gaussian(4), van_vliet_gaussian(4)};
+    const Realisations none = enumerate_realisations(g, Boundary::none, Device::cpu);
+    EXPECT_TRUE(listed(none, "dims/rt/sections"));
+    EXPECT_TRUE(listed(none, "directions/rt/sections"));
+    ASSERT_NE(refused(none, "dims/6/sections"), nullptr);
+    EXPECT_TRUE(contains(refused(none, "dims/6/sections")->reason, "algorithm rt only"));
+    const Realisations reflect = enumerate_realisations(g, Boundary::reflect, Device::cpu);
+    EXPECT_TRUE(listed(reflect, "dims/rt/sections"));
+    ASSERT_NE(refused(reflect, "directions/rt/sections"), nullptr);
+    EXPECT_TRUE(
+        contains(refused(reflect, "directions/rt/sections")->reason, "not exact under boundary reflect"));
+    const Realisations periodic = enumerate_realisations(g, Boundary::periodic, Device::cpu);
+    ASSERT_NE(refused(periodic, "directions/rt/sections"), nullptr);
+    EXPECT_TRUE(contains(refused(periodic, "directions/rt/sections")->reason, "exact in principle"));
+
+    // Three sections (two complex pairs and a real pole): two stages in three ways.
+    const RecursiveFilter five =
+        unit_gain_filter({{0.5, 0.3}, {0.5, -0.3}, {-0.4, 0.2}, {-0.4, -0.2}, {0.7, 0.0}});
+    ASSERT_EQ(to_sections(five).size(), 3u);
+    const Filter2D f{five, five};
+    auto rng = rng_for_test();
+    const Image input = random_image(rng, 37, 29, 1);
+    const Realisations grouped = enumerate_realisations(f, Boundary::reflect, Device::cpu);
+    for (const char *groups : {"group-12-3", "group-13-2", "group-1-23"}) {
+        const std::string name = std::string(groups) + "/rt/sections";
+        EXPECT_TRUE(listed(grouped, name)) << name;
+        const Realisation r = parse_realisation(name, f, Boundary::reflect);
+        ASSERT_EQ(r.stages.size(), 2u);
+        EXPECT_LE(realisation_error(r, f, Boundary::reflect, Device::cpu, input), 1e-5) << name;
+    }
+    const Realisations grouped_none = enumerate_realisations(f, Boundary::none, Device::cpu);
+    ASSERT_NE(refused(grouped_none, "group-12-3/rt/sections"), nullptr);
+    EXPECT_TRUE(
+        contains(refused(grouped_none, "group-12-3/rt/sections")->reason, "not exact under boundary none"));
+    for (const char *name : {"dims/rt/sections", "directions/rt/sections"}) {
+        const Realisation r = parse_realisation(name, g, Boundary::none);
+        ASSERT_EQ(r.stages.size(), 2u);
+        EXPECT_LE(realisation_error(r, g, Boundary::none, Device::cpu, input), 1e-5) << name;
+    }
+    const auto message = [&](const std::string &name) {
+        try {
+            parse_realisation(name, f, Boundary::reflect);
+        } catch (const Error &e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    EXPECT_TRUE(contains(message("group-12-2/rt/sections"), "in two groups"));
+    EXPECT_TRUE(contains(message("group-12/rt/sections"), "in no group"));
+    EXPECT_TRUE(contains(message("group-14-23/rt/sections"), "section '4'"));
+    EXPECT_TRUE(contains(message("group-123/rt/sections"), "must number 2 to 2"));
+    EXPECT_TRUE(contains(message("group-1--23/rt/sections"), "an empty group"));
 }
 
 // No two candidates call the same variants (the direct form of one section is its section form).
@@ -266,6 +325,38 @@ TEST(Realisations, NamesParseBackAndBadNamesSayWhy) {
     EXPECT_TRUE(contains(message("whole/6/sections/li2018", Boundary::none), "needs TILExROWS"));
     EXPECT_TRUE(contains(message("split/rt/direct", Boundary::clamp), "not exact under boundary clamp"));
     EXPECT_TRUE(contains(message("whole/9/sections/64x2", Boundary::none), "algorithm"));
+    // The other knobs: one item of known keys in their order.
+    EXPECT_EQ(parse_realisation("whole/6/sections/64x2+scan=shared,carries=stored", g, Boundary::none)
+                  .stages[0]
+                  .schedule.knobs,
+              "scan=shared,carries=stored");
+    EXPECT_EQ(
+        parse_realisation("whole/rt/sections/vector=16,grain=2", g, Boundary::none).stages[0].schedule.knobs,
+        "vector=16,grain=2");
+    for (const char *bad :
+         {"whole/6/sections/64x2+carries=stored,scan=shared", "whole/6/sections/64x2+speed=max",
+          "whole/6/sections/64x2+scan=", "whole/6/sections/64x2+scan=shared+vector=4",
+          "whole/rt/sections/vector=16,", "whole/6/sections/64x2+32x2"})
+        EXPECT_TRUE(contains(message(bad, Boundary::none), "malformed schedule")) << bad;
+}
+
+// The other schedule knobs of a manifest's variants (small.json: the CPU's vector width and grain,
+// the GPU's scan style, carry kernels and RT block) are candidates of their own, each run by its
+// variant; EveryRealisationIsAsAccurateAsTheFixedChoice checks their results.
+TEST(TileSchedules, KnobVariantsAreCandidates) {
+    const Filter2D g{van_vliet_gaussian(4), van_vliet_gaussian(4)};
+    const Realisations cpu = enumerate_realisations(g, Boundary::none, Device::cpu);
+    for (const char *name : {"whole/rt/sections/vector=16,grain=2", "whole/6/sections/64x2+vector=4"}) {
+        const Stage s = parse_realisation(name, g, Boundary::none).stages[0];
+        const char *variant = s.algorithm == Algorithm::rt ? "iir_rt_sections" : "iir_a6_sections";
+        if (!lookup_variant(variant, 2, Device::cpu, s.schedule))
+            GTEST_SKIP() << "this build's manifest (CASCADE_TUNING_MANIFEST) has no " << name;
+        EXPECT_TRUE(listed(cpu, name)) << name;
+        const auto calls =
+            realisation_variants(parse_realisation(name, g, Boundary::none), Device::cpu, Boundary::none);
+        ASSERT_EQ(calls.size(), 1u);
+        EXPECT_EQ(calls[0]->knobs, s.schedule.knobs) << name;
+    }
 }
 
 // A schedule the build lacks is refused by name; the build's own, named explicitly, is its default.
@@ -332,7 +423,8 @@ TEST(TileSchedules, ExtraSchedulesMatchTheReference) {
             sizes = {{min_width, min_height + 3}, {min_width + 17, min_height}};
             try {
                 IirPlan(f, min_width - 1, min_height, sections ? Form::sections : Form::direct, algorithm,
-                        Device::cpu, boundary, SampleType::f32, 0, {v.tile, v.rows, v.autoscheduler});
+                        Device::cpu, boundary, SampleType::f32, 0,
+                        {v.tile, v.rows, v.autoscheduler, v.knobs});
                 ADD_FAILURE() << v.algorithm << " " << v.autoscheduler << " took an image past its estimates";
             } catch (const Error &e) {
                 EXPECT_TRUE(contains(e.what(), "runs on images of at least")) << e.what();
@@ -343,14 +435,14 @@ TEST(TileSchedules, ExtraSchedulesMatchTheReference) {
             Image output(width, height, 1);
             std::fill(output.data.begin(), output.data.end(), kPoison);
             IirPlan plan(f, width, height, sections ? Form::sections : Form::direct, algorithm, Device::cpu,
-                         boundary, SampleType::f32, 0, {v.tile, v.rows, v.autoscheduler});
+                         boundary, SampleType::f32, 0, {v.tile, v.rows, v.autoscheduler, v.knobs});
             ASSERT_EQ(&plan.variant(), &v) << v.algorithm << " order " << v.order;
             plan.run(input, output);
             EXPECT_LE(relative_l2(reference::plane(output, 0),
                                   reference::filter_2d(f, reference::plane(input, 0), boundary)),
                       1e-5)
-                << v.algorithm << " tile " << v.tile << " " << v.autoscheduler << " " << width << "x"
-                << height;
+                << v.algorithm << " tile " << v.tile << " " << v.autoscheduler << " " << v.knobs << " "
+                << width << "x" << height;
         }
     }
     if (extras == 0) GTEST_SKIP() << "this build's tuning manifest adds no CPU variant";

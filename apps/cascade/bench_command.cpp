@@ -102,9 +102,11 @@ std::string json_number(double value) {
 
 void print_json(const BenchArgs &args, const std::vector<BenchResult> &results) {
     const BenchOptions &o = args.options;
-    std::printf("{\"command\": %s, \"cuda_device\": %s, \"warmup\": %d, \"repetitions\": %d, \"seed\": %u}\n",
-                json_string(command_line()).c_str(), json_string(cuda_device_text()).c_str(), o.warmup,
-                o.repetitions, o.seed);
+    std::printf(
+        "{\"command\": %s, \"cuda_device\": %s, \"warmup\": %d, \"repetitions\": %d, \"rounds\": %d, "
+        "\"seed\": %u}\n",
+        json_string(command_line()).c_str(), json_string(cuda_device_text()).c_str(), o.warmup, o.repetitions,
+        o.rounds, o.seed);
     for (const BenchResult &r : results)
         std::printf(
             "{\"op\": %s, \"variant\": %s, \"width\": %d, \"height\": %d, \"device\": %s, \"median_ms\": %s, "
@@ -119,10 +121,10 @@ void print_table(const BenchArgs &args, const std::vector<BenchResult> &results)
     const BenchOptions &o = args.options;
     std::printf("command: %s\ncuda device: %s\n", command_line().c_str(), cuda_device_text().c_str());
     std::printf(
-        "median of %d calls after %d warm-up calls, seed %u; CUDA: event pairs on the default stream,\n"
-        "calls back to back. floor = the copy measured at the same size: floor GiP/s = copy bytes/s /\n"
-        "B/px / 2^30, of_floor = GiP/s / floor GiP/s.\n\n",
-        o.repetitions, o.warmup, o.seed);
+        "median of %d calls after %d warm-up calls (in %d round%s), seed %u; CUDA: event pairs on the\n"
+        "default stream, calls back to back. floor = the copy measured at the same size: floor GiP/s =\n"
+        "copy bytes/s / B/px / 2^30, of_floor = GiP/s / floor GiP/s.\n\n",
+        o.repetitions, o.warmup, o.rounds, o.rounds == 1 ? "" : "s", o.seed);
     std::printf("%-14s %-18s %-12s %-6s %12s %10s %5s %9s  %s\n", "op", "variant", "size", "device",
                 "median_ms", "GiP/s", "B/px", "of_floor", "note");
     auto number = [](double value, const char *format) {
@@ -206,6 +208,11 @@ Command add_bench_command(CLI::App &app) {
         ->capture_default_str();
     cmd->add_option("--warmup", args->options.warmup, "Untimed calls before timing (after one probe call)")
         ->check(CLI::Range(0, 100000))
+        ->capture_default_str();
+    cmd->add_option("--rounds", args->options.rounds,
+                    "Time each size's cases in turn, repetitions/rounds calls each a round (1: each case's "
+                    "calls together)")
+        ->check(CLI::Range(1, 100000))
         ->capture_default_str();
     cmd->add_option("--seed", args->options.seed, "Seed of the random input")->capture_default_str();
     cmd->add_flag("--check", args->options.check,

@@ -16,6 +16,7 @@ struct IirArgs {
     std::optional<double> gain, gain_x, gain_y;
     FilterOptions how;
     std::string axes = "xy";
+    std::string passes = "all";
 };
 
 void run(const IirArgs &args) {
@@ -31,7 +32,17 @@ void run(const IirArgs &args) {
     if (args.axes == "y") filter.horizontal = identity;
     require_stable(filter.vertical);
     require_stable(filter.horizontal);
-    filter_image(args.io, args.how, filter);
+    const Passes passes = parse_passes(args.passes);
+    const auto with_passes = [passes](IirOptions iir) {
+        iir.passes = passes;
+        return iir;
+    };
+    filter_image(
+        args.io, args.how,
+        [&](const Image &image, const IirOptions &iir) { return iir_2d(image, filter, with_passes(iir)); },
+        [&](halide_buffer_t *in, halide_buffer_t *out, const IirOptions &iir) {
+            return iir_2d(in, out, filter, with_passes(iir));
+        });
 }
 
 }  // namespace
@@ -62,6 +73,12 @@ Command add_iir_command(CLI::App &app) {
                     "is a 1D signal, filtered block-parallel along it (algorithm 3) with --boundary none and "
                     "--algorithm auto")
         ->check(CLI::IsMember({"x", "y", "xy"}))
+        ->capture_default_str();
+    cmd->add_option("--passes", args->passes,
+                    "Run part of the filter: columns (down and up), rows (right and left), causal (down and "
+                    "right) or anticausal (up and left, boundary none); parts run on algorithm rt, from "
+                    "variants a tuning manifest builds (docs/tuning.md)")
+        ->check(CLI::IsMember({"all", "columns", "rows", "causal", "anticausal"}))
         ->capture_default_str();
     return {cmd, [args] { report_memory(first_input(args->io), [&] { run(*args); }); }};
 }

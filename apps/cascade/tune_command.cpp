@@ -337,13 +337,15 @@ void tune_boundary(const TuneArgs &args, const Filter2D &filter, Boundary bounda
 }
 
 // The extra variants this filter's realisations could use: algorithms 4 and 6 with the other
-// tile schedules, and RT scheduled by Halide's autoschedulers, for the section counts of its whole
-// and split decompositions, boundary none and exact, about a level and not (docs/tuning.md says
-// why these).
+// tile schedules, and RT scheduled by Halide's autoschedulers, for the section counts of its whole,
+// split and grouped decompositions, boundary none and exact, about a level and not; and RT's parts
+// for its per-dimension and per-direction decompositions (docs/tuning.md says why these).
 nlohmann::json manifest_for(const Filter2D &filter, const std::vector<Boundary> &boundaries) {
     const int sections =
         int(std::max(to_sections(filter.vertical).size(), to_sections(filter.horizontal).size()));
-    std::set<int> counts = {sections, 1};
+    // Every stage of a split or grouped decomposition holds 1 … sections of them.
+    std::set<int> counts;
+    for (int k = 1; k <= sections; k++) counts.insert(k);
     std::set<bool> exactness;
     for (Boundary b : boundaries) exactness.insert(b != Boundary::none);
     struct Schedule {
@@ -381,6 +383,68 @@ nlohmann::json manifest_for(const Filter2D &filter, const std::vector<Boundary> 
                                         {"level", level},
                                         {"autoscheduler", scheduler},
                                         {"devices", {device}}});
+    // The other knobs at the build's tile schedule (docs/tuning.md): on the GPU the first pass's
+    // scan style where it is not the default (shared memory under none, registers under exact
+    // boundaries) and both carry-kernel choices, RT's block of 32 and 128 lines; on the CPU the
+    // vector widths 4 and 16 and RT's grain of 4.
+    struct Knobs {
+        std::vector<int> algorithms;
+        nlohmann::json knobs;
+        const char *device;
+        int exact;  // 0 or 1: under that exactness only; −1: both
+    };
+    const TileSchedule build = default_tile_schedule();
+    const Knobs knob_sets[] = {
+        {{6}, {{"scan", "shared"}}, "cuda", 0},        {{6}, {{"scan", "registers"}}, "cuda", 1},
+        {{4, 6}, {{"carries", "stored"}}, "cuda", -1}, {{6}, {{"carries", "inline"}}, "cuda", -1},
+        {{4, 6}, {{"vector", 4}}, "cpu", -1},          {{4, 6}, {{"vector", 16}}, "cpu", -1}};
+    for (const Knobs &k : knob_sets)
+        for (int algorithm : k.algorithms)
+            for (int count : counts)
+                for (bool exact : exactness) {
+                    if (k.exact >= 0 && exact != bool(k.exact)) continue;
+                    for (bool level : exact ? std::vector<bool>{false, true} : std::vector<bool>{false}) {
+                        nlohmann::json v = {{"algorithm", algorithm}, {"sections", count},
+                                            {"tile", build.tile},     {"rows", build.rows},
+                                            {"exact", exact},         {"level", level},
+                                            {"devices", {k.device}}};
+                        v.update(k.knobs);
+                        variants.push_back(v);
+                    }
+                }
+    const std::pair<nlohmann::json, const char *> rt_knobs[] = {{{{"block", 32}}, "cuda"},
+                                                                {{{"block", 128}}, "cuda"},
+                                                                {{{"vector", 4}}, "cpu"},
+                                                                {{{"vector", 16}}, "cpu"},
+                                                                {{{"grain", 4}}, "cpu"}};
+    for (const auto &[knobs, device] : rt_knobs)
+        for (int count : counts)
+            for (bool exact : exactness)
+                for (bool level : exact ? std::vector<bool>{false, true} : std::vector<bool>{false}) {
+                    nlohmann::json v = {{"algorithm", "rt"},
+                                        {"sections", count},
+                                        {"exact", exact},
+                                        {"level", level},
+                                        {"devices", {device}}};
+                    v.update(knobs);
+                    variants.push_back(v);
+                }
+    // The parts RT runs for the per-dimension and per-direction decompositions, in both forms:
+    // one dimension's passes under every boundary asked, one direction's under none.
+    const int order = std::max(filter.vertical.order(), filter.horizontal.order());
+    for (const char *passes : {"columns", "rows", "causal", "anticausal"})
+        for (bool exact : exactness) {
+            const bool one_direction = std::string(passes) == "causal" || std::string(passes) == "anticausal";
+            if (exact && one_direction) continue;
+            for (bool level : exact ? std::vector<bool>{false, true} : std::vector<bool>{false})
+                for (bool direct : {false, true}) {
+                    nlohmann::json v = {{"algorithm", "rt"}, {"sections", direct ? 0 : sections},
+                                        {"exact", exact},    {"level", level},
+                                        {"passes", passes},  {"devices", {"cpu", "cuda"}}};
+                    if (direct) v["order"] = order;
+                    variants.push_back(v);
+                }
+        }
     return variants;
 }
 
@@ -492,6 +556,13 @@ Command add_tune_command(CLI::App &app) {
         ->capture_default_str();
     cmd->add_option("--warmup", args->options.warmup, "Untimed calls first")
         ->check(CLI::Range(0, 100000))
+        ->capture_default_str();
+    // Interleaved by default: the winner is a comparison, which a drift between two candidates'
+    // timings would decide (docs/tuning.md).
+    args->options.rounds = 5;
+    cmd->add_option("--rounds", args->options.rounds,
+                    "Time the realisations in turn, repetitions/rounds calls each a round")
+        ->check(CLI::Range(1, 100000))
         ->capture_default_str();
     cmd->add_option("--out", args->out, "The tuning table to write (JSON; entries already there are kept)");
     cmd->add_option("--emit-manifest", args->manifest,

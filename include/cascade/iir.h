@@ -41,14 +41,28 @@ const char *algorithm_name(Algorithm algorithm);     // the same names
 // threads per tile column. 0 takes the build's defaults; other values need a variant a tuning
 // manifest built (docs/tuning.md). `autoscheduler` ("li2018", "adams2019"): a variant scheduled by
 // that Halide autoscheduler instead of by hand (algorithm rt; built from a manifest too).
+// `knobs`: the other schedule knobs of a manifest's variant, "key=value" joined by commas in the
+// order scan, carries, vector, grain, block (docs/tuning.md): "scan=shared", "vector=16,grain=4".
 struct TileSchedule {
     int tile = 0, rows = 0;
     std::string autoscheduler;
+    std::string knobs;
     bool operator==(const TileSchedule &o) const {
-        return tile == o.tile && rows == o.rows && autoscheduler == o.autoscheduler;
+        return tile == o.tile && rows == o.rows && autoscheduler == o.autoscheduler && knobs == o.knobs;
     }
-    bool is_default() const { return tile == 0 && rows == 0 && autoscheduler.empty(); }
+    bool is_default() const { return tile == 0 && rows == 0 && autoscheduler.empty() && knobs.empty(); }
 };
+
+// Which of the filter's four passes run (down, up, right, left): all of them; one dimension's
+// (`columns`: down and up, the horizontal filter ignored; `rows`: right and left); or one
+// direction's in both dimensions (`causal`: down and right; `anticausal`: up and left, boundary
+// none only: an exact boundary's initial conditions come from both directions together). A part
+// runs on algorithm RT (`automatic` picks it), from variants a tuning manifest builds
+// (docs/tuning.md); they are the stages of the per-dimension and per-direction realisations.
+enum class Passes { all, columns, rows, causal, anticausal };
+
+Passes parse_passes(const std::string &text);  // "all", "columns", "rows", "causal", "anticausal"
+const char *passes_name(Passes passes);        // the same names
 
 struct IirOptions {
     Boundary boundary = Boundary::none;
@@ -56,6 +70,7 @@ struct IirOptions {
     Form form = Form::automatic;
     Algorithm algorithm = Algorithm::automatic;
     TileSchedule schedule = {};
+    Passes passes = Passes::all;
 };
 
 // A filter bound to the variant that runs it on images of one size, with its coefficients and
@@ -74,9 +89,10 @@ public:
     // filter of the extension that far past each edge too, for a filter that reads past the edges
     // after it (Deriche's numerator). Built for what Deriche needs: order 2 and 2 sections.
     // `schedule`: the knobs of a block-parallel algorithm's variant (default: the build's).
+    // `passes`: the part of the filter to run (float32, no margin).
     IirPlan(const Filter2D &filter, int width, int height, Form form, Algorithm algorithm, Device device,
             Boundary boundary = Boundary::none, SampleType samples = SampleType::f32, int margin = 0,
-            TileSchedule schedule = {});
+            TileSchedule schedule = {}, Passes passes = Passes::all);
     ~IirPlan();
     IirPlan(const IirPlan &) = delete;
     IirPlan &operator=(const IirPlan &) = delete;
