@@ -1,5 +1,5 @@
 # cascade_add_variant(<name> ORDER <r> GENERATOR <gen> FROM <exe> [DEVICES <cpu|cuda>...] [PARAMS <k=v>...]
-#                     [EXTRA] [AUTOSCHEDULER <Halide::Li2018|Halide::Adams2019|...>])
+#                     [KNOBS <k=v>...] [EXTRA] [AUTOSCHEDULER <Halide::Li2018|Halide::Adams2019|...>])
 #
 # Builds the AOT libraries <name>_o<r>_cpu and, with CASCADE_CUDA, <name>_o<r>_cuda (of those, the
 # DEVICES named, where given), all sharing
@@ -7,13 +7,13 @@
 # CASCADE_HALIDE_LIBRARIES and a row per library to CASCADE_VARIANT_ROWS, from which
 # runtime/CMakeLists.txt generates the dispatch table. <r> is what the runtime matches a filter
 # against: the order of a direct-form variant, the section count of a sectioned one. The row also
-# carries the schedule knobs `tile=` and `rows=` of PARAMS (0 where absent), the other knobs
-# (`scan=`, `carries=`, `vector=`, `grain=`, `block=`) as one string, and EXTRA: a variant
+# carries the schedule knobs `tile=` and `rows=` of PARAMS (0 where absent), KNOBS (generator
+# parameters too) as one string, and EXTRA: a variant
 # a tuning manifest added (cmake/CascadeManifest.cmake), which plans run only when asked for its
 # knobs, and with AUTOSCHEDULER the autoscheduler that schedules it instead of the generator's
 # hand schedule (its lower-case name, "li2018", is the knob).
 function(cascade_add_variant NAME)
-  cmake_parse_arguments(ARG "EXTRA" "ORDER;GENERATOR;FROM;AUTOSCHEDULER" "PARAMS;DEVICES" ${ARGN})
+  cmake_parse_arguments(ARG "EXTRA" "ORDER;GENERATOR;FROM;AUTOSCHEDULER" "PARAMS;DEVICES;KNOBS" ${ARGN})
   set(knobs "")
   foreach(knob tile rows)
     set(value 0)
@@ -24,20 +24,19 @@ function(cascade_add_variant NAME)
     endforeach()
     string(APPEND knobs "|${value}")
   endforeach()
-  # The other schedule knobs (docs/tuning.md), "key=value" joined by commas in this order: what
-  # TileSchedule::knobs names.
+  # KNOBS: the other schedule knobs (docs/tuning.md), generator parameters too, "key=value"
+  # joined by commas in the order given (cmake/CascadeManifest.cmake's): what TileSchedule::knobs names.
   set(named_knobs "")
   set(knob_suffix "")
-  foreach(knob scan carries vector grain block)
-    foreach(param IN LISTS ARG_PARAMS)
-      if(param MATCHES "^${knob}=([a-z0-9]+)$")
-        if(named_knobs)
-          string(APPEND named_knobs ",")
-        endif()
-        string(APPEND named_knobs "${knob}=${CMAKE_MATCH_1}")
-        string(APPEND knob_suffix "_${knob}${CMAKE_MATCH_1}")
-      endif()
-    endforeach()
+  foreach(knob IN LISTS ARG_KNOBS)
+    if(NOT knob MATCHES "^([a-z]+)=([a-z0-9]+)$")
+      message(FATAL_ERROR "cascade_add_variant(${NAME}): knob '${knob}' is not key=value")
+    endif()
+    if(named_knobs)
+      string(APPEND named_knobs ",")
+    endif()
+    string(APPEND named_knobs "${knob}")
+    string(APPEND knob_suffix "_${CMAKE_MATCH_1}${CMAKE_MATCH_2}")
   endforeach()
   set(extra 0)
   set(suffix "")
@@ -91,7 +90,7 @@ function(cascade_add_variant NAME)
       GENERATOR ${ARG_GENERATOR}
       FUNCTION_NAME cascade_${lib}
       TARGETS ${target}
-      PARAMS ${ARG_PARAMS}
+      PARAMS ${ARG_PARAMS} ${ARG_KNOBS}
       ${autoscheduler_args}
       ${runtime_arg})
     if(NOT owner)

@@ -71,7 +71,7 @@ function(cascade_add_manifest FILE)
     if(algorithm STREQUAL "rt")
       set(stem iir_rt)
       set(generator iir_rt)
-      set(knob_params ${other_knobs})
+      set(knob_params "")
       if(passes)
         list(APPEND knob_params passes=${passes})
       endif()
@@ -84,8 +84,7 @@ function(cascade_add_manifest FILE)
       endif()
       set(stem iir_a${algorithm})
       set(generator iir_tiled)
-      set(knob_params algorithm=${algorithm} tile=${tile} rows=${rows} ${other_knobs} input.type=float32
-                      output.type=float32)
+      set(knob_params algorithm=${algorithm} tile=${tile} rows=${rows} input.type=float32 output.type=float32)
     endif()
     if(algorithm STREQUAL "rt" AND NOT autoscheduler AND NOT other_knobs)
       set(default_schedule ON)
@@ -124,7 +123,7 @@ function(cascade_add_manifest FILE)
       set(size ${variant_order})
     endif()
     cascade_add_variant(${name} ORDER ${variant_order} GENERATOR ${generator} FROM ${generator}.generator ${extra}
-      DEVICES ${device_list} ${scheduler_args}
+      DEVICES ${device_list} ${scheduler_args} KNOBS ${other_knobs}
       PARAMS ${knob_params} exact=${exact} level=${level} sections=${sections}
              feedback_y.size=${size} feedback_x.size=${size})
     math(EXPR added "${added} + 1")
