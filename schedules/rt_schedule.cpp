@@ -61,7 +61,16 @@ void schedule_rt_cuda(const std::vector<Pass> &passes, const std::vector<Func> &
                       const std::vector<CorrectedLines> &corrections, Func output, int block_size) {
     for (const Pass &p : passes) {
         Func f = p.func;
-        if (f.name() != output.name()) f.compute_root();
+        if (f.name() != output.name()) {
+            f.compute_root();
+        } else {
+            // Its pure definition writes nothing (undef), but left on the host it made Halide require
+            // the output's host pointer: a caller's device-only buffer (cuda::wrap, a realisation's
+            // intermediate) was refused.
+            const auto a = f.args();  // x, y, c
+            Var bx("bx"), by("by"), tx("tx"), ty("ty");
+            f.gpu_tile(a[0], a[1], bx, by, tx, ty, 32, 8, TailStrategy::GuardWithIf);
+        }
         PassVars v = vars_of(p);
         Var block("block"), thread("thread");
         // One thread per column (or row), scanning serially: only W (or H) threads in flight,

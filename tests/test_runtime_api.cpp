@@ -159,6 +159,38 @@ TEST(CudaApi, BlursTheCallersDeviceMemoryOnTheCallersStream) {
     CUDA_OK(cudaStreamDestroy(stream));
 }
 
+// Every algorithm on buffers that have no host memory at all, as cuda::wrap makes them: RT under
+// boundary none once required the output's host pointer (its last pass's pure definition was left on
+// the host), which a realisation's device-only intermediate hit too.
+TEST(CudaApi, DeviceOnlyBuffersRunEveryAlgorithm) {
+    std::string why;
+    if (testing::cuda_unavailable(why)) GTEST_SKIP() << why;
+    const int W = 77, H = 45;
+    auto rng = testing::rng_for_test();
+    const Image input = testing::random_image(rng, W, H, 1);
+    const RecursiveFilter g = van_vliet_gaussian(3.0);
+    float *in = nullptr, *out = nullptr;
+    CUDA_OK(cudaMalloc(&in, sizeof(float) * W * H));
+    CUDA_OK(cudaMalloc(&out, sizeof(float) * W * H));
+    CUDA_OK(cudaMemcpy(in, input.data.data(), sizeof(float) * W * H, cudaMemcpyHostToDevice));
+    for (Algorithm algorithm : {Algorithm::rt, Algorithm::a4, Algorithm::a6})
+        for (Boundary boundary : {Boundary::none, Boundary::mirror}) {
+            CUDA_OK(cudaMemset(out, 0xff, sizeof(float) * W * H));  // NaN
+            IirPlan plan({g, g}, W, H, Form::automatic, algorithm, Device::cuda, boundary);
+            auto src = cuda::wrap(in, W, H), dst = cuda::wrap(out, W, H);
+            plan.run(src.raw_buffer(), dst.raw_buffer());
+            Image result(W, H, 1);
+            CUDA_OK(cudaDeviceSynchronize());
+            CUDA_OK(cudaMemcpy(result.data.data(), out, sizeof(float) * W * H, cudaMemcpyDeviceToHost));
+            EXPECT_TRUE(testing::within_relative_l2(
+                reference::plane(result, 0),
+                reference::filter_2d({g, g}, reference::plane(input, 0), boundary), 1e-5))
+                << algorithm_name(algorithm) << " " << boundary_name(boundary);
+        }
+    CUDA_OK(cudaFree(in));
+    CUDA_OK(cudaFree(out));
+}
+
 // Takes device memory until about `leave` bytes remain free, in the largest pieces the device gives;
 // frees it when destroyed.
 class DeviceMemoryHog {
