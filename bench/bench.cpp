@@ -524,15 +524,21 @@ void run_group(std::vector<BenchResult> &results, const std::vector<size_t> &gro
                 results[group[k]].c.op != "copy")
                 ws->time(ops[k], {options.warmup, 1});
         const int per_round = std::max(1, options.repetitions / options.rounds);
+        // Each round starts one case further on, and each case's calls follow an untimed one: on
+        // the H100 a case timed right after the slowest ones (RT's, ~20 ms a call) ran up to 40%
+        // slower than in a run of its own (cascade tune --check-auto, reflect, 2026-11-26).
+        const size_t n = group.size();
         for (int round = 0; round < options.rounds; round++) {
-            const auto copied = ws->time(ws->copy(), {0, per_round});
+            const auto copied = ws->time(ws->copy(), {1, per_round});
             copy_samples.insert(copy_samples.end(), copied.begin(), copied.end());
-            for (size_t k = 0; k < group.size(); k++)
+            for (size_t i = 0; i < n; i++) {
+                const size_t k = (i + size_t(round) * n / size_t(options.rounds)) % n;
                 if (ops[k] && results[group[k]].c.op != "copy")
                     guarded(results[group[k]], [&] {
-                        const auto timed = ws->time(ops[k], {0, per_round});
+                        const auto timed = ws->time(ops[k], {1, per_round});
                         samples[k].insert(samples[k].end(), timed.begin(), timed.end());
                     });
+            }
         }
         copy_ms = median(copy_samples);
     }
