@@ -27,12 +27,12 @@ def main():
           "| check: auto ran | auto ÷ best | auto ÷ fixed |")
     print("|---|---|---|---:|---|---:|---:|---:|---|---:|---:|")
     last = None
-    for e in sorted(table, key=lambda e: (filters.index(e["filter"]), e["boundary"], e["width"])):
+    for e in sorted(table, key=lambda e: (filters.index(e["filter"]), e["boundary"], e["width"] * e["height"])):
         by_name = {c["name"]: c for c in e["candidates"]}
         winner, fixed = by_name[e["winner"]], by_name.get(e["fixed_choice"])
         name = names[filters.index(e["filter"])] if e["filter"] != last else ""
         last = e["filter"]
-        row = [name, e["boundary"], f"{e['width']}²", str(len(e["candidates"])), f"`{e['winner']}`",
+        row = [name, e["boundary"], f"{e['width']}²" if e["width"] == e["height"] else f"{e['width']}×{e['height']}", str(len(e["candidates"])), f"`{e['winner']}`",
                f"{winner['gips']:.1f}", f"{fixed['gips']:.1f}" if fixed else "—",
                f"{fixed['ms'] / winner['ms']:.3f}" if fixed else "—"]
         c = check.get(key(e))
