@@ -400,8 +400,8 @@ Skip classify(const Error &e) {
     return Skip{(missing ? "not built: " : "failed: ") + what};
 }
 
-// Probes the case once (so errors surface before timing), times it, fills in the rates.
-// The case's timed call, made once (a failure is the case's note, classified).
+// The case's timed call, probed once so that errors surface before timing (a failure is the
+// case's note, classified).
 std::function<void()> prepare_case(BenchResult &r, Workspace &ws) {
     try {
         std::function<void()> op = prepare(r.c, ws);
@@ -524,7 +524,7 @@ void run_group(std::vector<BenchResult> &results, const std::vector<size_t> &gro
                 results[group[k]].c.op != "copy")
                 ws->time(ops[k], {options.warmup, 1});
         const int per_round = std::max(1, options.repetitions / options.rounds);
-        // Each round starts one case further on, and each case's calls follow an untimed one: on
+        // Each round starts n/rounds cases further on, and each case's calls follow an untimed one: on
         // the H100 a case timed right after the slowest ones (RT's, ~20 ms a call) ran up to 40%
         // slower than in a run of its own (cascade tune --check-auto, reflect, 2026-11-26).
         const size_t n = group.size();

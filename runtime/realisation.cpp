@@ -10,6 +10,7 @@
 
 #include "cascade/error.h"
 #include "cascade/planes.h"
+#include "names.h"
 #include "pipeline_call.h"
 #include "variants.h"
 
@@ -26,20 +27,16 @@ constexpr int kTrialWidth = 67, kTrialHeight = 45;
 
 bool tiled(Algorithm algorithm) { return algorithm != Algorithm::rt && algorithm != Algorithm::strips; }
 
-// "whole", "split", "group-13-2", "dims", "directions".
+// One table names the decompositions both ways; a grouping's name also says its groups
+// ("group-13-2"), which parse_realisation reads apart.
+constexpr Named<Decomposition> kDecompositions[] = {{Decomposition::whole, "whole"},
+                                                    {Decomposition::split, "split"},
+                                                    {Decomposition::grouped, "group-…"},
+                                                    {Decomposition::dims, "dims"},
+                                                    {Decomposition::directions, "directions"}};
+
 std::string decomposition_name(Decomposition d, const std::vector<std::vector<int>> &groups) {
-    switch (d) {
-        case Decomposition::whole:
-            return "whole";
-        case Decomposition::split:
-            return "split";
-        case Decomposition::dims:
-            return "dims";
-        case Decomposition::directions:
-            return "directions";
-        case Decomposition::grouped:
-            break;
-    }
+    if (d != Decomposition::grouped) return name_of(d, kDecompositions);
     std::string name = "group";
     for (const std::vector<int> &group : groups) {
         name += "-";
@@ -397,22 +394,17 @@ Realisation parse_realisation(const std::string &name, const Filter2D &filter, B
                      " (expected DECOMPOSITION/ALGORITHM/FORM[/TILExROWS], e.g. whole/6/sections/64x2)");
     };
     if (parts.size() < 3 || parts.size() > 4) throw bad("wrong number of parts");
-    Decomposition d;
+    Decomposition d = Decomposition::grouped;
     std::vector<std::vector<int>> groups;
-    if (parts[0] == "whole") {
-        d = Decomposition::whole;
-    } else if (parts[0] == "split") {
-        d = Decomposition::split;
-    } else if (parts[0] == "dims") {
-        d = Decomposition::dims;
-    } else if (parts[0] == "directions") {
-        d = Decomposition::directions;
-    } else if (parts[0].rfind("group-", 0) == 0) {
-        d = Decomposition::grouped;
+    if (parts[0].rfind("group-", 0) == 0) {
         const std::string problem = parse_groups(parts[0], paired_sections(filter).size(), groups);
         if (!problem.empty()) throw bad("grouping '" + parts[0] + "': " + problem);
     } else {
-        throw bad("unknown decomposition '" + parts[0] + "' (whole, split, group-…, dims or directions)");
+        try {
+            d = parse_named(parts[0], kDecompositions, "decomposition");
+        } catch (const Error &e) {
+            throw bad(e.what());
+        }
     }
     const Algorithm algorithm = parse_algorithm(parts[1]);
     const Form form = parse_form(parts[2]);

@@ -348,6 +348,10 @@ nlohmann::json manifest_for(const Filter2D &filter, const std::vector<Boundary> 
     for (int k = 1; k <= sections; k++) counts.insert(k);
     std::set<bool> exactness;
     for (Boundary b : boundaries) exactness.insert(b != Boundary::none);
+    // Exact variants are built about a level and not (runtime/iir.cpp, kLevelPole); others not.
+    const auto levels = [](bool exact) {
+        return exact ? std::vector<bool>{false, true} : std::vector<bool>{false};
+    };
     struct Schedule {
         int tile, rows;
         const char *device;
@@ -361,7 +365,7 @@ nlohmann::json manifest_for(const Filter2D &filter, const std::vector<Boundary> 
         for (int algorithm : {4, 6})
             for (int count : counts)
                 for (bool exact : exactness)
-                    for (bool level : exact ? std::vector<bool>{false, true} : std::vector<bool>{false})
+                    for (bool level : levels(exact))
                         variants.push_back({{"algorithm", algorithm},
                                             {"sections", count},
                                             {"tile", s.tile},
@@ -376,7 +380,7 @@ nlohmann::json manifest_for(const Filter2D &filter, const std::vector<Boundary> 
     for (const auto &[scheduler, device] : autoschedulers)
         for (int count : counts)
             for (bool exact : exactness)
-                for (bool level : exact ? std::vector<bool>{false, true} : std::vector<bool>{false})
+                for (bool level : levels(exact))
                     variants.push_back({{"algorithm", "rt"},
                                         {"sections", count},
                                         {"exact", exact},
@@ -403,7 +407,7 @@ nlohmann::json manifest_for(const Filter2D &filter, const std::vector<Boundary> 
             for (int count : counts)
                 for (bool exact : exactness) {
                     if (k.exact >= 0 && exact != bool(k.exact)) continue;
-                    for (bool level : exact ? std::vector<bool>{false, true} : std::vector<bool>{false}) {
+                    for (bool level : levels(exact)) {
                         nlohmann::json v = {{"algorithm", algorithm}, {"sections", count},
                                             {"tile", build.tile},     {"rows", build.rows},
                                             {"exact", exact},         {"level", level},
@@ -420,7 +424,7 @@ nlohmann::json manifest_for(const Filter2D &filter, const std::vector<Boundary> 
     for (const auto &[knobs, device] : rt_knobs)
         for (int count : counts)
             for (bool exact : exactness)
-                for (bool level : exact ? std::vector<bool>{false, true} : std::vector<bool>{false}) {
+                for (bool level : levels(exact)) {
                     nlohmann::json v = {{"algorithm", "rt"},
                                         {"sections", count},
                                         {"exact", exact},
@@ -436,7 +440,7 @@ nlohmann::json manifest_for(const Filter2D &filter, const std::vector<Boundary> 
         for (bool exact : exactness) {
             const bool one_direction = std::string(passes) == "causal" || std::string(passes) == "anticausal";
             if (exact && one_direction) continue;
-            for (bool level : exact ? std::vector<bool>{false, true} : std::vector<bool>{false})
+            for (bool level : levels(exact))
                 for (bool direct : {false, true}) {
                     nlohmann::json v = {{"algorithm", "rt"}, {"sections", direct ? 0 : sections},
                                         {"exact", exact},    {"level", level},
