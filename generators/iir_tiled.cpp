@@ -155,7 +155,7 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
     // 0.83 of its relative L2 accuracy against 0.05 with the gains in the scans.
     SectionCascade down = vertical, along = horizontal;
     Expr gains = 1.0f;
-    if (!exact) {
+    if (TiledLayout::unit_gain_scans(exact)) {
         down.gain = along.gain = 1.0f;
         gains = vertical.gain * vertical.gain * horizontal.gain * horizontal.gain;
     }
@@ -216,6 +216,7 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
         }
         if (rows && rows_apart) {
             *rows_out = new_tile(name + "_rows", t.columns, 1);
+            rows_out->in_registers = true;
             rows_out->func(xi, yi, tx, ty, c) = t.func(xi, yi, tx, ty, c);
             add_scans(*rows_out, Dim::x, along, b, valid_x, Seeds{}, true, false, exact_scans);
         } else if (rows) {

@@ -28,9 +28,9 @@ public:
     // With `exact`: the run-time margin of generators/boundary.h (Deriche's zero and clamp).
     GeneratorParam<bool> margin{"margin", false};
     // Schedule knobs a tuning manifest may set (docs/tuning.md), algorithms 4, 5, 6:
-    // `scan` (GPU, 5 and 6): the first pass's rows scanned in registers or in shared memory; `auto`:
-    // in registers without exact boundaries (below). `carries` (GPU): where the carries are completed
-    // (schedules/tiled_schedule.h). `vector` (CPU): the vector width.
+    // `scan` (GPU, 5 and 6): the first pass's rows scanned in registers or in shared memory;
+    // `carries` (GPU): where the carries are completed (both schedules/tiled_schedule.h);
+    // `vector` (CPU): the vector width.
     GeneratorParam<std::string> scan{"scan", "auto"};  // auto, registers, shared
     GeneratorParam<std::string> carries{"carries", "auto"};
     GeneratorParam<int> vector{"vector", cascade::kCpuLanes, 1, 64};
@@ -60,14 +60,12 @@ public:
     void generate() {
         const cascade::SectionCascade down = cascade_of(gain_y, feedback_y),
                                       across = cascade_of(gain_x, feedback_x);
-        const std::string scan_style = scan;
-        if (scan_style != "auto" && scan_style != "registers" && scan_style != "shared")
-            throw std::invalid_argument("scan must be auto, registers or shared, not " + scan_style);
+        const cascade::ScanStyle scan_style = cascade::parse_scan_style(scan);
         const cascade::CarryKernels carry_kernels = cascade::parse_carry_kernels(carries);
         if (algorithm == 2) {
             if (exact) throw std::invalid_argument("algorithm 2 takes boundary none");
-            if (scan_style != "auto" || carry_kernels != cascade::CarryKernels::automatic ||
-                vector != cascade::kCpuLanes)
+            if (scan_style != cascade::ScanStyle::automatic ||
+                carry_kernels != cascade::CarryKernels::automatic || vector != cascade::kCpuLanes)
                 throw std::invalid_argument(
                     "the scan, carries and vector knobs apply to algorithms 4, 5 and 6");
             cascade::IirBlockedFuncs f =
@@ -95,14 +93,10 @@ public:
             height = m.height;
             edges.margin = m;
         }
-        // Rows in registers on the GPU, not with exact boundaries. With them (H100, 6-order3-clamp,
-        // 2026-11-26): 76.3 → 82.2 GiP/s at 8192², but 42.4 → 34.1 at 5000×3001, where the exact
-        // capture's index is not a constant and puts each thread's row in local memory.
-        const bool rows_in_registers =
-            get_target().has_gpu_feature() && (scan_style == "registers" || (scan_style == "auto" && !exact));
         cascade::IirTiledFuncs f =
             cascade::define_iir_tiled(source, width, height, output, down, across, vertical, horizontal, tile,
-                                      algorithm, exact ? &edges : nullptr, output.type(), rows_in_registers);
+                                      algorithm, exact ? &edges : nullptr, output.type(),
+                                      cascade::rows_in_registers(scan_style, exact, get_target()));
         set_bounds(down.state());
         if (get_target().has_gpu_feature()) {
             cascade::schedule_iir_tiled_cuda(f, rows, carry_kernels);

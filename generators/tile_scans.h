@@ -41,6 +41,9 @@ struct TileScans {
     int columns = 0;  // its stored width
     int rows = 0;     // its stored height
     std::vector<TileUpdate> updates;
+    // Its lines live in registers (one per GPU thread, every step unrolled), so every index into
+    // it must be a constant once unrolled: a run-time one moves the line to local memory.
+    bool in_registers = false;
 };
 
 TileScans new_tile(const std::string &name, int columns, int rows);

@@ -42,6 +42,11 @@ struct TiledLayout {
     int mf_power(int v) const { return (13 + v) * K; }  // Mf^(v+1)
     int mr_power(int v) const { return (13 + kChunk + v) * K; }
     int rows() const { return (13 + 2 * kChunk) * K; }
+
+    // Whether the tiles of algorithms 4, 5 and 6 scan the unit-gain filter, the samples scaled by
+    // the gains where they are loaded, so that the tables are the unit-gain filter's: under
+    // boundary none only (generators/iir_tiled.cpp says why).
+    static bool unit_gain_scans(bool exact) { return !exact; }
 };
 
 }  // namespace cascade

@@ -11,6 +11,7 @@
 #include "boundary_tables.h"
 #include "cascade/error.h"
 #include "cascade/planes.h"
+#include "generators/tiled_layout.h"
 #include "line_filter.h"
 #include "names.h"
 #include "pipeline_call.h"
@@ -297,21 +298,46 @@ void require_stable_in_float(const std::vector<RecursiveFilter> &sections, bool 
 
 // The single-stage realisation the tuning tables name for a plan left to `automatic`, or none
 // where no table names one this build can run (tuning.h).
-std::optional<Stage> tuned_stage(const Filter2D &filter, Boundary boundary, Device device, int width,
-                                 int height) {
+std::optional<Realisation> tuned_for(const Filter2D &filter, Boundary boundary, Device device, int width,
+                                     int height) {
     // An unreadable or malformed table is the user's error to hear about.
     const std::string name = tuned_realisation(filter, boundary, device, width, height);
     if (name.empty()) return std::nullopt;
     try {
-        const Realisation r = parse_realisation(name, filter, boundary);
-        if (r.stages.size() != 1) return std::nullopt;
-        const Stage &s = r.stages[0];
+        return parse_realisation(name, filter, boundary);
+    } catch (const Error &) {
+        return std::nullopt;  // a table naming what this filter cannot run: today's choice
+    }
+}
+
+// A single-stage realisation's stage, where this build holds its variant.
+std::optional<Stage> runnable_stage(const Realisation &r, const Filter2D &filter, Boundary boundary,
+                                    Device device) {
+    if (r.stages.size() != 1) return std::nullopt;
+    const Stage &s = r.stages[0];
+    try {
         const VariantChoice choice =
             choose_variant(filter, s.form, s.algorithm, boundary, SampleType::f32, device);
         if (!lookup_variant(choice.name, choice.needed, device, s.schedule)) return std::nullopt;
-        return s;
     } catch (const Error &) {
-        return std::nullopt;  // a table naming what this filter or build cannot run: today's choice
+        return std::nullopt;
+    }
+    return s;
+}
+
+std::optional<Stage> tuned_stage(const Filter2D &filter, Boundary boundary, Device device, int width,
+                                 int height) {
+    const std::optional<Realisation> r = tuned_for(filter, boundary, device, width, height);
+    return r ? runnable_stage(*r, filter, boundary, device) : std::nullopt;
+}
+
+std::unique_ptr<RealisedPlan> chain_of(const std::optional<Realisation> &r, int width, int height,
+                                       Device device, Boundary boundary) {
+    if (!r || r->stages.size() < 2) return nullptr;
+    try {
+        return std::make_unique<RealisedPlan>(*r, width, height, device, boundary);
+    } catch (const Error &) {
+        return nullptr;  // a table naming what this build cannot run: today's choice
     }
 }
 
@@ -320,11 +346,9 @@ std::optional<Stage> tuned_stage(const Filter2D &filter, Boundary boundary, Devi
 std::string fixed_realisation(const Filter2D &filter, Boundary boundary, Device device) {
     const Algorithm algorithm = automatic_algorithm(filter, boundary, SampleType::f32, false, device);
     const int order = std::max(filter.vertical.order(), filter.horizontal.order());
-    std::string name =
-        std::string("whole/") + algorithm_name(algorithm) + (order <= 2 ? "/direct" : "/sections");
-    if (algorithm != Algorithm::rt && algorithm != Algorithm::strips)
-        name += "/" + std::to_string(CASCADE_IIR_TILE) + "x" + std::to_string(CASCADE_IIR_ROWS);
-    return name;
+    const bool tiled = algorithm != Algorithm::rt && algorithm != Algorithm::strips;
+    return realisation_name(Decomposition::whole, {}, algorithm, order <= 2 ? Form::direct : Form::sections,
+                            tiled ? TileSchedule{CASCADE_IIR_TILE, CASCADE_IIR_ROWS} : TileSchedule{});
 }
 
 bool converts_samples(const Filter2D &filter, const IirOptions &options, SampleType samples, Device device) {
@@ -345,7 +369,7 @@ namespace {
 // The filter a part runs: the other dimension's filter replaced by the identity, which the
 // part's variant leaves out (its tables and level gain then describe what runs).
 Filter2D part_of(const Filter2D &filter, Passes passes) {
-    const RecursiveFilter identity{1.0, {0.0}};
+    const RecursiveFilter identity = RecursiveFilter::identity();
     if (passes == Passes::columns) return {filter.vertical, identity};
     if (passes == Passes::rows) return {identity, filter.horizontal};
     return filter;
@@ -400,9 +424,9 @@ IirPlan::IirPlan(const Filter2D &whole, int width, int height, Form form, Algori
         scalars_["strip"] =
             float(strips_height(choice.overlap, height, int(std::thread::hardware_concurrency())));
     }
-    // Algorithms 4, 5 and 6 under boundary none scan with unit gains and scale the samples by
-    // the gains instead (generators/iir_tiled.cpp): their tables are the unit-gain filter's.
-    const bool unit_gain = tiled && algorithm != Algorithm::a2 && !exact;
+    // Algorithms 4, 5 and 6 may scan with unit gains and scale the samples by the gains instead:
+    // their tables are then the unit-gain filter's.
+    const bool unit_gain = tiled && algorithm != Algorithm::a2 && TiledLayout::unit_gain_scans(exact);
     const auto vertical_tables = unit_gain ? with_unit_gain(vertical) : vertical;
     const auto horizontal_tables = unit_gain ? with_unit_gain(horizontal) : horizontal;
     if (unit_gain && !std::isfinite(float(total_gain(vertical) * total_gain(horizontal))))
@@ -512,15 +536,7 @@ std::unique_ptr<RealisedPlan> tuned_chain(const Filter2D &filter, Boundary bound
                                           int height) {
     require_stable(filter.vertical);
     require_stable(filter.horizontal);
-    const std::string name = tuned_realisation(filter, boundary, device, width, height);
-    if (name.empty()) return nullptr;
-    try {
-        const Realisation r = parse_realisation(name, filter, boundary);
-        if (r.stages.size() < 2) return nullptr;
-        return std::make_unique<RealisedPlan>(r, width, height, device, boundary);
-    } catch (const Error &) {
-        return nullptr;  // a table naming what this build cannot run: today's choice
-    }
+    return chain_of(tuned_for(filter, boundary, device, width, height), width, height, device, boundary);
 }
 
 void iir_2d(const Image &input, Image &output, const Filter2D &filter, const IirOptions &options) {
@@ -529,13 +545,26 @@ void iir_2d(const Image &input, Image &output, const Filter2D &filter, const Iir
         throw Error("the output image's shape differs from the input's");
     if (runs_as_line(input.width, input.height, options)) return iir_line_2d(input, output, filter, options);
     const Device device = resolve_device(options.device);
+    IirOptions chosen = options;
     if (options.algorithm == Algorithm::automatic && options.form == Form::automatic &&
-        options.schedule.is_default() && options.passes == Passes::all)
-        if (std::unique_ptr<RealisedPlan> tuned =
-                tuned_chain(filter, options.boundary, device, input.width, input.height))
-            return tuned->run(input, output);
-    IirPlan plan(filter, input.width, input.height, options.form, options.algorithm, device, options.boundary,
-                 SampleType::f32, 0, options.schedule, options.passes);
+        options.schedule.is_default() && options.passes == Passes::all) {
+        require_stable(filter.vertical);
+        require_stable(filter.horizontal);
+        // One look at the tables: a chain of stages runs here, a single stage as the plan's choice.
+        const std::optional<Realisation> tuned =
+            tuned_for(filter, options.boundary, device, input.width, input.height);
+        if (std::unique_ptr<RealisedPlan> chain =
+                chain_of(tuned, input.width, input.height, device, options.boundary))
+            return chain->run(input, output);
+        if (const std::optional<Stage> s =
+                tuned ? runnable_stage(*tuned, filter, options.boundary, device) : std::nullopt) {
+            chosen.algorithm = s->algorithm;
+            chosen.form = s->form;
+            chosen.schedule = s->schedule;
+        }
+    }
+    IirPlan plan(filter, input.width, input.height, chosen.form, chosen.algorithm, device, chosen.boundary,
+                 SampleType::f32, 0, chosen.schedule, chosen.passes);
     plan.run(input, output);
 }
 

@@ -80,14 +80,6 @@ std::string family_name(Decomposition d, const std::vector<std::vector<int>> &gr
            (form == Form::direct ? "direct" : "sections");
 }
 
-std::string realisation_name(Decomposition d, const std::vector<std::vector<int>> &groups,
-                             Algorithm algorithm, Form form, const TileSchedule &schedule) {
-    std::string name = family_name(d, groups, algorithm, form);
-    const std::string knobs = schedule_name(schedule);
-    if (!knobs.empty()) name += "/" + knobs;
-    return name;
-}
-
 // Why a decomposition cannot be exact under `boundary`, or "" where it is.
 //
 // One pipeline per dimension is exact under every boundary: each dimension's passes extend the
@@ -135,7 +127,7 @@ std::string decomposition_problem(Decomposition d, Boundary boundary) {
 std::vector<Filter2D> paired_sections(const Filter2D &filter) {
     std::vector<RecursiveFilter> v = to_sections(filter.vertical), h = to_sections(filter.horizontal);
     const size_t n = std::max(v.size(), h.size());
-    const RecursiveFilter identity{1.0, {0.0}};
+    const RecursiveFilter identity = RecursiveFilter::identity();
     v.resize(n, identity);
     h.resize(n, identity);
     std::vector<Filter2D> pairs;
@@ -266,6 +258,14 @@ std::unique_ptr<IirPlan> stage_plan(const Stage &s, int width, int height, Devic
 }
 
 }  // namespace
+
+std::string realisation_name(Decomposition d, const std::vector<std::vector<int>> &groups,
+                             Algorithm algorithm, Form form, const TileSchedule &schedule) {
+    std::string name = family_name(d, groups, algorithm, form);
+    const std::string knobs = schedule_name(schedule);
+    if (!knobs.empty()) name += "/" + knobs;
+    return name;
+}
 
 std::pair<int, int> smallest_image(const Realisation &realisation) {
     // Before any plan exists the stage's variant is not known: the largest of its autoscheduler's

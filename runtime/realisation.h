@@ -72,6 +72,10 @@ std::pair<int, int> smallest_image(const Realisation &realisation);
 std::vector<const Variant *> realisation_variants(const Realisation &realisation, Device device,
                                                   Boundary boundary);
 
+// A realisation's name: "whole/6/sections/64x2+scan=shared", "group-13-2/rt/direct/li2018".
+std::string realisation_name(Decomposition d, const std::vector<std::vector<int>> &groups,
+                             Algorithm algorithm, Form form, const TileSchedule &schedule);
+
 // The realisation `automatic` runs where no tuning table names one (runtime/iir.cpp): on the CPU
 // the strips where they apply, else algorithm 6 with the build's tile schedule.
 std::string fixed_realisation(const Filter2D &filter, Boundary boundary, Device device);

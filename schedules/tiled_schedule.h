@@ -31,6 +31,13 @@ void schedule_carry_cuda(CarryScan p, bool stored);
 // is read, but above K = 4 (minutes of compilation a variant).
 enum class CarryKernels { automatic, stored, inline_ };
 CarryKernels parse_carry_kernels(const std::string &text);  // "auto", "stored", "inline"
+// How the GPU's first pass (algorithms 5, 6) scans its tile rows (the `scan` knob): `registers`, a
+// thread per row with the row in registers (EdgePass::rows); `shared`, in place in shared memory;
+// `automatic`, the measured rule of tiled_schedule.cpp.
+enum class ScanStyle { automatic, registers, shared };
+ScanStyle parse_scan_style(const std::string &text);  // "auto", "registers", "shared"
+// Whether the first pass's rows go to registers on this target, with or without exact boundaries.
+bool rows_in_registers(ScanStyle scan, bool exact, const Halide::Target &target);
 
 // `rows`: tile rows loaded per pass by the b × rows threads of a tile's block.
 void schedule_iir_tiled_cuda(IirTiledFuncs &f, int rows, CarryKernels carries = CarryKernels::automatic);

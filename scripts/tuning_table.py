@@ -33,7 +33,7 @@ def main():
         name = names[filters.index(e["filter"])] if e["filter"] != last else ""
         last = e["filter"]
         row = [name, e["boundary"], f"{e['width']}²" if e["width"] == e["height"] else f"{e['width']}×{e['height']}", str(len(e["candidates"])), f"`{e['winner']}`",
-               f"{winner['gips']:.1f}", f"{fixed['gips']:.1f}" if fixed else "—",
+               f"{winner['gips']:.3g}", f"{fixed['gips']:.3g}" if fixed else "—",
                f"{fixed['ms'] / winner['ms']:.3f}" if fixed else "—"]
         c = check.get(key(e))
         if c and c.get("auto_ms"):

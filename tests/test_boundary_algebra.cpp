@@ -91,7 +91,7 @@ TEST(BoundaryTables, MatchTheSerialDefinitionOfEveryExtension) {
                 const MatrixXd x = random_matrix(rng, n, 1);
                 for (Boundary b : kExact) {
                     const MatrixXd expected =
-                        reference::filter_2d(Filter2D{f, RecursiveFilter{1.0, {0.0}}}, x, b);
+                        reference::filter_2d(Filter2D{f, RecursiveFilter::identity()}, x, b);
                     for (const auto &sections : forms_of(f)) {
                         const MatrixXd got = exact_line(sections, x, boundary_tables(sections, n, b));
                         EXPECT_LE(testing::relative_l2(got, expected), 1e-9)
@@ -118,7 +118,7 @@ TEST(BoundaryTables, MatchTheSerialDefinitionForPolesNearOne) {
             const MatrixXd x = random_matrix(rng, n, 1);
             for (Boundary b : kExact) {
                 const MatrixXd expected =
-                    reference::filter_2d(Filter2D{f, RecursiveFilter{1.0, {0.0}}}, x, b);
+                    reference::filter_2d(Filter2D{f, RecursiveFilter::identity()}, x, b);
                 for (const auto &sections : forms_of(f)) {
                     // A direct form of order 3 with poles within 1e−3 of 1 is ill-conditioned in
                     // its coefficients: its tables agree with the sections' to ~3e−7 only

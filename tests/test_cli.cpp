@@ -221,7 +221,7 @@ TEST_F(CliTest, BatchIsOneCallWithTheResultsOfSeparateCalls) {
 TEST_F(CliTest, AxesFilterOneDimensionOnly) {
     auto rng = testing::rng_for_test();
     const RecursiveFilter f = testing::random_stable_filter(rng, 2, 0.9, true);
-    const RecursiveFilter identity{1.0, {0.0}};
+    const RecursiveFilter identity = RecursiveFilter::identity();
     for (const char *axes : {"x", "y"}) {
         // A long 1D signal along the filtered axis, and a small image.
         for (auto [w, h] :
@@ -248,7 +248,7 @@ TEST_F(CliTest, PassesRunPartOfTheFilter) {
     auto rng = testing::rng_for_test();
     // Poles below runtime/iir.cpp's kLevelPole: the parts built (small.json) are not about a level.
     const RecursiveFilter f = unit_gain_filter({{0.6, 0.25}, {0.6, -0.25}});
-    const RecursiveFilter identity{1.0, {0.0}};
+    const RecursiveFilter identity = RecursiveFilter::identity();
     const Image input = testing::random_image(rng, 37, 23, 1);
     const std::string in = write_npy(input, "in.npy"), out = path("out.npy");
     const std::string filter = " --feedback=" + join(f.feedback) + " --gain=" + join({f.gain});

@@ -27,7 +27,7 @@ using testing::rng_for_test;
 // What a part computes, in double: the whole filter with the other dimension's filter the
 // identity, or one direction's passes from zero state (boundary none).
 Matrix reference_part(const Filter2D &f, const Matrix &X, Boundary boundary, Passes passes) {
-    const RecursiveFilter identity{1.0, {0.0}};
+    const RecursiveFilter identity = RecursiveFilter::identity();
     const Matrix above = Matrix::Zero(f.vertical.order(), X.cols());
     const Matrix beside = Matrix::Zero(X.rows(), f.horizontal.order());
     switch (passes) {

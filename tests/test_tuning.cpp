@@ -542,6 +542,38 @@ TEST(TuningTables, AutoFollowsTheTable) {
               1e-5);
 }
 
+// The default build (its own manifest, tuning/manifests/small.json) holds every winner the shipped
+// tables name for issue 18's filters, so that `auto` runs them rather than today's choice.
+TEST(TuningTables, TheDefaultBuildHoldsTheShippedWinners) {
+#ifndef CASCADE_TEST_DEFAULT_MANIFEST
+    GTEST_SKIP() << "this build's IIR variants are not the default manifest's (CASCADE_TUNING_MANIFEST, "
+                    "CASCADE_DEFAULT_IIR_VARIANTS)";
+#else
+    const TableSetting shipped_only("");
+    int checked = 0;
+    for (const Device device : {Device::cpu, Device::cuda}) {
+        const bool built = std::any_of(variants().begin(), variants().end(),
+                                       [&](const Variant &v) { return v.device == device; });
+        if (!built) continue;  // a CPU-only build: nothing of the GPU's tables can run
+        const std::string table_device = device == Device::cpu ? "cpu" : "NVIDIA H100 80GB HBM3";
+        for (const NamedFilter &f : issue_filters())
+            for (const TuningEntry &e : loaded_tuning_entries()) {
+                if (e.device != table_device || e.filter != filter_key(f.filter)) continue;
+                SCOPED_TRACE(std::string(f.name) + " " + boundary_name(e.boundary) + " " +
+                             std::to_string(e.width) + "x" + std::to_string(e.height) + " " + table_device);
+                try {
+                    const Realisation r = parse_realisation(e.winner, f.filter, e.boundary);
+                    EXPECT_FALSE(realisation_variants(r, device, e.boundary).empty());
+                } catch (const Error &err) {
+                    ADD_FAILURE() << e.winner << ": " << err.what();
+                }
+                checked++;
+            }
+    }
+    EXPECT_GE(checked, 16);  // the CPU's table: four filters, two boundaries, two sizes
+#endif
+}
+
 TEST(TuningTables, AnUnreadableTableIsAClearError) {
     const TableSetting setting(testing::temporary_folder() + "/missing.json");
     const Filter2D g{van_vliet_gaussian(4), van_vliet_gaussian(4)};

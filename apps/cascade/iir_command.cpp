@@ -27,7 +27,7 @@ void run(const IirArgs &args) {
     Filter2D filter{pass_filter(fy, args.gain_y ? args.gain_y : args.gain),
                     pass_filter(fx, args.gain_x ? args.gain_x : args.gain)};
     // An axis left out gets the identity pass (y = x): a 1×N or N×1 signal is then a 1D filter.
-    const RecursiveFilter identity{1.0, {0.0}};
+    const RecursiveFilter identity = RecursiveFilter::identity();
     if (args.axes == "x") filter.vertical = identity;
     if (args.axes == "y") filter.horizontal = identity;
     require_stable(filter.vertical);

@@ -14,6 +14,9 @@ struct RecursiveFilter {
     std::vector<double> feedback;
 
     int order() const { return int(feedback.size()); }
+
+    // y = x: what a dimension or a padding section that filters nothing runs.
+    static RecursiveFilter identity() { return {1.0, {0.0}}; }
 };
 
 // A separable 2D filter: causal then anticausal down the columns (vertical), then along the
