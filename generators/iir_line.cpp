@@ -5,6 +5,7 @@
 #include <string>
 
 #include "generators/earlier_output.h"
+#include "generators/feedback_term.h"
 
 namespace cascade {
 
@@ -41,9 +42,10 @@ void add_scans(LineBlocks &x, const SectionCascade &f, int b, Expr valid, bool a
         Expr p = r.x;
         Expr value = gain(j) * func(p, t, c);
         // Before the block: y_j[p − k], p − k ∈ [−q, −1], from the prologue.
-        for (int k = 1; k <= q; k++)
-            value -= f.feedback[j][k - 1] * earlier_output(likely(p >= k), func(max(p - k, 0), t, c),
-                                                           seed(seeds.prologue, j, q + p - k));
+        for (int k = q; k >= 1; k--)
+            value +=
+                feedback_term(f.feedback[j][k - 1], earlier_output(likely(p >= k), func(max(p - k, 0), t, c),
+                                                                   seed(seeds.prologue, j, q + p - k)));
         update(r);
         func(p, t, c) = value;
         if (capture) {
@@ -58,9 +60,10 @@ void add_scans(LineBlocks &x, const SectionCascade &f, int b, Expr valid, bool a
         if (j == 0) in = select(p < valid, in, 0.0f);
         Expr value = gain(j) * in;
         // Past the block: z_j[p + k], p + k ∈ [b, b + q), from the epilogue.
-        for (int k = 1; k <= q; k++)
-            value -= f.feedback[j][k - 1] * earlier_output(likely(p + k < b), func(min(p + k, b - 1), t, c),
-                                                           seed(seeds.epilogue, j, p + k - b));
+        for (int k = q; k >= 1; k--)
+            value += feedback_term(f.feedback[j][k - 1],
+                                   earlier_output(likely(p + k < b), func(min(p + k, b - 1), t, c),
+                                                  seed(seeds.epilogue, j, p + k - b)));
         update(r);
         func(p, t, c) = value;
         if (capture) {

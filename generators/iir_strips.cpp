@@ -3,6 +3,7 @@
 #include <functional>
 
 #include "earlier_output.h"
+#include "feedback_term.h"
 
 namespace cascade {
 
@@ -14,7 +15,8 @@ namespace {
 Expr recursion(const Coefficients &k, Expr in, const std::function<Expr(int)> &earlier,
                const std::function<Expr(int)> &exists) {
     Expr value = k.b0 * in;
-    for (int j = 1; j <= k.order(); j++) value -= k.a[j - 1] * earlier_output(exists(j), earlier(j));
+    for (int j = k.order(); j >= 1; j--)
+        value += feedback_term(k.a[j - 1], earlier_output(exists(j), earlier(j)));
     return value;
 }
 

@@ -1,6 +1,7 @@
 #include "recursive_filter.h"
 
 #include "earlier_output.h"
+#include "feedback_term.h"
 
 namespace cascade {
 
@@ -25,12 +26,12 @@ Pass recursive_pass(Func out, Func in, const Coefficients &k, Dim dim, Expr exte
     RDom i(0, extent, name + "_i");
     Expr position = step < 0 ? Expr(i.x) : extent - 1 - i.x;
     Expr value = k.b0 * in(at(out, dim, position));
-    for (int j = 1; j <= k.order(); j++) {
+    for (int j = k.order(); j >= 1; j--) {
         Expr neighbour = position + step * j;
         Expr inside = step < 0 ? neighbour >= 0 : neighbour < extent;
         // The clamp keeps the footprint inside [0, extent); outside it, the feedback is zero.
         Expr clamped = clamp(neighbour, 0, extent - 1);
-        value -= k.a[j - 1] * earlier_output(inside, out(at(out, dim, clamped)));
+        value += feedback_term(k.a[j - 1], earlier_output(inside, out(at(out, dim, clamped))));
     }
     out(at(out, dim, position)) = value;
     return Pass{out, i, dim};

@@ -1,6 +1,7 @@
 #include "tile_scans.h"
 
 #include "earlier_output.h"
+#include "feedback_term.h"
 
 namespace cascade {
 
@@ -57,7 +58,8 @@ void TileScanner::causal(const SectionCascade &f, Expr valid, const Seed &prolog
         for (int k = q; k >= 1; k--) {
             // Before the tile: the prologue, y_j[p − k] with p − k ∈ [−q, −1].
             Expr seed = seed_or_zero(prologue, across(), state_index(j, q, q + p - k));
-            value -= f.feedback[j][k - 1] * select(likely(p >= k), t_.func(at(max(p - k, 0), r)), seed);
+            value += feedback_term(f.feedback[j][k - 1],
+                                   select(likely(p >= k), t_.func(at(max(p - k, 0), r)), seed));
         }
         record(r);
         t_.func(at(p, r)) = value;
@@ -96,7 +98,8 @@ void TileScanner::anticausal(const SectionCascade &f, Expr valid, const Seed &ep
             // Past the tile (image): the epilogue, z_j[p + k] with p + k ∈ [end, end + q).
             Expr seed = seed_or_zero(epilogue, across(), state_index(j, q, p + k - end));
             Expr inside = exact ? p + k < end : likely(p + k < b);
-            value -= f.feedback[j][k - 1] * select(inside, t_.func(at(min(p + k, b - 1), r)), seed);
+            value +=
+                feedback_term(f.feedback[j][k - 1], select(inside, t_.func(at(min(p + k, b - 1), r)), seed));
         }
         record(r);
         t_.func(at(p, r)) = value;

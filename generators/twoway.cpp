@@ -2,6 +2,7 @@
 
 #include "generators/boundary.h"
 #include "generators/earlier_output.h"
+#include "generators/feedback_term.h"
 
 namespace cascade {
 
@@ -72,7 +73,8 @@ TwoWayStep two_way_step(Func out, Func in, Dim dim, Expr extent, const std::vect
                               : Expr(0.0f);
             return earlier_output(jin + d <= (edges ? length : half), f(min(jin + d, half), s, o, c), past);
         };
-        Expr value = q.gain * previous(jin, s, o, c) - q.a1 * before(1) - q.a2 * before(2);
+        Expr value =
+            q.gain * previous(jin, s, o, c) + feedback_term(q.a2, before(2)) + feedback_term(q.a1, before(1));
         if (edges) value = select(jin > length, step.edge_states(2 * int(n), s, o, c), value);
         f(jin, s, o, c) = value;
         step.inward.push_back(f);
@@ -90,7 +92,8 @@ TwoWayStep two_way_step(Func out, Func in, Dim dim, Expr extent, const std::vect
         f(j, s, o, c) = undef<float>();
         Expr y1 = earlier_output(jout - 1 >= 1, f(max(jout - 1, 1), s, o, c), seed);
         Expr y2 = earlier_output(jout - 2 >= 1, f(max(jout - 2, 1), s, o, c), seed);
-        f(jout, s, o, c) = q.gain * previous(jout, s, o, c) - q.a1 * y1 - q.a2 * y2;
+        f(jout, s, o, c) =
+            q.gain * previous(jout, s, o, c) + feedback_term(q.a2, y2) + feedback_term(q.a1, y1);
         step.outward.push_back(f);
         previous = f;
     }

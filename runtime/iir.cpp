@@ -346,9 +346,9 @@ std::unique_ptr<RealisedPlan> chain_of(const std::optional<Realisation> &r, int 
 std::string fixed_realisation(const Filter2D &filter, Boundary boundary, Device device) {
     const Algorithm algorithm = automatic_algorithm(filter, boundary, SampleType::f32, false, device);
     const int order = std::max(filter.vertical.order(), filter.horizontal.order());
-    const bool tiled = algorithm != Algorithm::rt && algorithm != Algorithm::strips;
-    return realisation_name(Decomposition::whole, {}, algorithm, order <= 2 ? Form::direct : Form::sections,
-                            tiled ? TileSchedule{CASCADE_IIR_TILE, CASCADE_IIR_ROWS} : TileSchedule{});
+    return realisation_name(
+        Decomposition::whole, {}, algorithm, order <= 2 ? Form::direct : Form::sections,
+        is_tiled(algorithm) ? TileSchedule{CASCADE_IIR_TILE, CASCADE_IIR_ROWS} : TileSchedule{});
 }
 
 bool converts_samples(const Filter2D &filter, const IirOptions &options, SampleType samples, Device device) {
@@ -402,7 +402,7 @@ IirPlan::IirPlan(const Filter2D &whole, int width, int height, Form form, Algori
     const VariantChoice choice =
         choose_variant(filter, form, algorithm, boundary, samples, device, margin > 0, passes);
     algorithm = choice.algorithm;
-    const bool tiled = algorithm != Algorithm::rt && algorithm != Algorithm::strips;
+    const bool tiled = is_tiled(algorithm);
     if (!tiled && (schedule.tile > 0 || schedule.rows > 0))
         throw Error(std::string("algorithm ") + algorithm_name(algorithm) +
                     " has no tile schedule; tile and rows apply to algorithms 2, 4, 5 and 6");

@@ -25,8 +25,6 @@ constexpr Form kForms[] = {Form::sections, Form::direct};
 // Where enumerate_realisations builds its trial plans: a size no tile divides.
 constexpr int kTrialWidth = 67, kTrialHeight = 45;
 
-bool tiled(Algorithm algorithm) { return algorithm != Algorithm::rt && algorithm != Algorithm::strips; }
-
 // One table names the decompositions both ways; a grouping's name also says its groups
 // ("group-13-2"), which parse_realisation reads apart.
 constexpr Named<Decomposition> kDecompositions[] = {{Decomposition::whole, "whole"},
@@ -227,7 +225,7 @@ std::vector<TileSchedule> schedules_of(Algorithm algorithm, Device device) {
     const std::string stem =
         algorithm == Algorithm::rt ? "iir_rt" : std::string("iir_a") + algorithm_name(algorithm);
     std::vector<TileSchedule> schedules;
-    if (!tiled(algorithm)) schedules.push_back({});
+    if (!is_tiled(algorithm)) schedules.push_back({});
     for (const Variant &v : variants()) {
         const std::string name = v.algorithm;
         const bool ours = name == stem || name.rfind(stem + "_", 0) == 0;
@@ -258,6 +256,8 @@ std::unique_ptr<IirPlan> stage_plan(const Stage &s, int width, int height, Devic
 }
 
 }  // namespace
+
+bool is_tiled(Algorithm algorithm) { return algorithm != Algorithm::rt && algorithm != Algorithm::strips; }
 
 std::string realisation_name(Decomposition d, const std::vector<std::vector<int>> &groups,
                              Algorithm algorithm, Form form, const TileSchedule &schedule) {
@@ -436,9 +436,9 @@ Realisation parse_realisation(const std::string &name, const Filter2D &filter, B
         }
         if (count == 0 || parts[3].back() == '+') throw malformed();
     }
-    if (tiled(algorithm) != (schedule.tile > 0))
-        throw bad(tiled(algorithm) ? "a tiled algorithm needs TILExROWS"
-                                   : "only tiled algorithms take TILExROWS");
+    if (is_tiled(algorithm) != (schedule.tile > 0))
+        throw bad(is_tiled(algorithm) ? "a tiled algorithm needs TILExROWS"
+                                      : "only tiled algorithms take TILExROWS");
     const std::string problem = decomposition_problem(d, boundary);
     if (!problem.empty()) throw Error("realisation '" + name + "': " + problem);
     return make_realisation(d, groups, filter, algorithm, form, schedule);
