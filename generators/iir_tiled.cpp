@@ -329,13 +329,13 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
             }
             return acc;
         };
-        auto corrected = [&](int first) {
-            Expr yin = y % b, tile_y = y / b;
-            return edges(yin, 2 * KV + first + s, tx, tile_y, c) +
-                   carried(yin, tile_y, [&](int k) { return f.column_effect(k, first + s, tx, tile_y, c); });
-        };
-        row_p(y, s, tx, c) = corrected(0);
-        row_e(y, s, tx, c) = corrected(KH);
+        Expr yin = y % b, tile_y = y / b;
+        f.row_carries = Func("row_carries");
+        f.row_carries(y, s, tx, c) = edges(yin, 2 * KV + s, tx, tile_y, c) + carried(yin, tile_y, [&](int k) {
+                                         return f.column_effect(k, s, tx, tile_y, c);
+                                     });
+        row_p(y, s, tx, c) = f.row_carries(y, s, tx, c);
+        row_e(y, s, tx, c) = f.row_carries(y, KH + s, tx, c);
         edge_sample = [=](Expr y, Expr c, int side) {
             Expr tile_x = side == 0 ? Expr(0) : nx - 1, x_at = side == 0 ? Expr(0) : width - 1;
             Expr yin = y % b, tile_y = y / b;

@@ -68,7 +68,10 @@ struct IirTiledFuncs {
     CarryScan row_prologue, row_epilogue;        // P, E of the rows: (y, s, tx, c)
     Halide::Func horizontal_table;               // the rows' matrices (tiled_layout.h), read by column_effect
     Halide::Func column_effect;  // algorithms 5, 6: (u, v, tx, ty, c) the column carries' dot products
-    int column_states = 0, row_states = 0;         // extents of u and v: 2K of each dimension
+    int column_states = 0, row_states = 0;  // extents of u and v: 2K of each dimension
+    // Algorithms 5, 6: (y, s, tx, c) the rows' carries before completion, P then E (s ∈ [0, 2K)),
+    // with what the completed column carries add to them.
+    Halide::Func row_carries;
     Halide::Func column_feedbacks, row_feedbacks;  // exact boundaries: (s, i, c), s ∈ [0, 2K)
     // Exact boundaries: what the feedbacks add to the carries of the first and last tiles,
     // (i, s, k, c), s ∈ [0, 2K) (iir_tiled.cpp, exact_carries); the columns', then the rows'.

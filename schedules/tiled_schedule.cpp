@@ -320,6 +320,23 @@ void schedule_iir_tiled_cuda(IirTiledFuncs &f, int rows, CarryKernels carries) {
             .gpu_threads(ei);
     }
 
+    if (f.row_carries.defined() && f.row_states >= 4) {
+        // One thread per row of a tile, all its carries: the serial row-carry scans then read
+        // them instead of summing the column effect at every step. H100, algorithm 6, GiP/s
+        // inline → stored (two runs in one call): order 3 (K = 4) 27.3 → 30.3 at 2048², 58.2 →
+        // 61.4 at 4096², 46.9 → 49.6 at 5000×3001, 91.0 → 91.0 at 8192² (clamp alike); order 1
+        // (K = 1) 145.0 → 141.4 at 8192², −1% to −3% elsewhere, so it stays inline there.
+        const std::vector<Var> a = f.row_carries.args();  // y, s, tx, c
+        Var yo("yo"), yi("yi");
+        f.row_carries.compute_root()
+            .bound(a[1], 0, f.row_states)
+            .reorder(a[1], a[0], a[2], a[3])
+            .split(a[0], yo, yi, b, TailStrategy::GuardWithIf)
+            .gpu_blocks(yo, a[2], a[3])
+            .gpu_threads(yi)
+            .unroll(a[1]);
+    }
+
     const Var block = tile_output_cuda(f.output, f.x, f.y, f.c, b, rows);
     compute_one_tile_at(f.final_tile.func, f.output, block, f.final_tile.columns,
                         staged_rows(f.final_tile.rows, rows));
