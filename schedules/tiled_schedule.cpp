@@ -162,7 +162,7 @@ void schedule_edge_pass_cuda(EdgePass &pass, Func source, int b, int rows) {
 }
 
 // One thread per column (row) and chunk scans the chunk with its state in registers; one
-// per column (row) then runs the short scan over chunks. Unrolling the chunk (16·K steps of K
+// per column (row) then runs the short scan over chunks. Unrolling the chunk (kChunk·K steps of K
 // products) is what keeps the state in registers; beyond K = 4 it took LLVM minutes per
 // variant (K = 16: over 7 minutes) for orders whose speed matters less.
 void schedule_carry_cuda(CarryScan p, bool stored) {
