@@ -72,10 +72,10 @@ std::pair<int, int> smallest_image(const Realisation &realisation);
 std::vector<const Variant *> realisation_variants(const Realisation &realisation, Device device,
                                                   Boundary boundary);
 
-// A realisation's name: "whole/6/sections/64x2+scan=shared", "group-13-2/rt/direct/li2018".
 // Algorithms 2, 4, 5, 6: the ones with a tile schedule (TILExROWS).
 bool is_tiled(Algorithm algorithm);
 
+// A realisation's name: "whole/6/sections/64x2+scan=shared", "group-13-2/rt/direct/li2018".
 std::string realisation_name(Decomposition d, const std::vector<std::vector<int>> &groups,
                              Algorithm algorithm, Form form, const TileSchedule &schedule);
 
