@@ -19,20 +19,26 @@ struct Carries {
     // last tile: the anticausal feedbacks, entering at the image's end).
     std::function<Expr(Expr i, Expr s, Expr t, Expr c)> before, after;
     // What they read: the completed carries, or with exact boundaries the stored sums.
-    Halide::Func read_before, read_after;
+    std::vector<Halide::Func> read;
 };
 
-Carries zero_boundary_carries(const CarryScan &P, const CarryScan &E) {
-    Func p = P.func, e = E.func;
-    return {[=](Expr i, Expr s, Expr t, Expr c) { return select(t > 0, p(i, s, max(t - 1, 0), c), 0.0f); },
-            [=](Expr i, Expr s, Expr t, Expr c) { return e(i, s, t, c); }, p, e};
+// `completed` (i, s, t, c): P, then E from s = K on (tile_scans.h, completed_carries). Read through a
+// Func each, so that a reader staging them stages each side's K states of the one tile it reads.
+Carries zero_boundary_carries(Func completed, int K) {
+    Var i("i"), s("s"), t("t"), c("c");
+    Func before(completed.name() + "_before"), after(completed.name() + "_after");
+    before(i, s, t, c) = select(t > 0, completed(i, s, max(t - 1, 0), c), 0.0f);
+    after(i, s, t, c) = completed(i, K + s, t, c);
+    return {[=](Expr i, Expr s, Expr t, Expr c) { return before(i, s, t, c); },
+            [=](Expr i, Expr s, Expr t, Expr c) { return after(i, s, t, c); },
+            {before, after}};
 }
 
 // feedbacks(s, i, c), s ∈ [0, 2K): the exact feedbacks of line i from its observables (e°, p1°,
 // x_0, x_{n−1}): e° = Mf_last·P(T − 2) + the last tile's captured prologue, p1° = the first tile's
 // captured epilogue + Mr·E(0); `first`, `last` give the line's edge samples.
-Func exact_feedbacks(const std::string &name, const CarryScan &P, const CarryScan &E, Func p_incomplete,
-                     Func e_incomplete, Func table, const TiledLayout &L, Expr tiles, Func matrix,
+Func exact_feedbacks(const std::string &name, Func completed, Func p_incomplete, Func e_incomplete,
+                     Func table, const TiledLayout &L, Expr tiles, Func matrix,
                      std::function<Expr(Expr, Expr)> first, std::function<Expr(Expr, Expr)> last) {
     Var s("s"), i("i"), c("c");
     const int K = L.K;
@@ -40,13 +46,13 @@ Func exact_feedbacks(const std::string &name, const CarryScan &P, const CarrySca
     for (int j = 0; j < K; j++) {
         Expr carried = 0.0f;
         for (int k = 0; k < K; k++)
-            carried += entry(table, k, L.mf_last() + j) * P.func(i, k, max(tiles - 2, 0), c);
+            carried += entry(table, k, L.mf_last() + j) * completed(i, k, max(tiles - 2, 0), c);
         observed.push_back(select(tiles >= 2, carried, 0.0f) + p_incomplete(i, j, tiles - 1, c));
     }
     // E(0) enters tile 0 from tile 1; with one tile there is none.
     for (int j = 0; j < K; j++) {
         Expr after = 0.0f;
-        for (int k = 0; k < K; k++) after += entry(table, k, L.mr() + j) * E.func(i, k, 0, c);
+        for (int k = 0; k < K; k++) after += entry(table, k, L.mr() + j) * completed(i, K + k, 0, c);
         observed.push_back(e_incomplete(i, j, 0, c) + select(tiles >= 2, after, 0.0f));
     }
     observed.push_back(first(i, c));
@@ -67,9 +73,9 @@ Func exact_feedbacks(const std::string &name, const CarryScan &P, const CarrySca
 // (order 3, clamp) the rows' took 15.5 + 21.9 µs. With `feedbacks_inside` the feedbacks are also
 // kept at k = Ts + Te and read from there, so that one kernel can compute both
 // (schedules/tiled_schedule.cpp says where that pays).
-Carries exact_carries(const CarryScan &P, const CarryScan &E, Func feedbacks, const TiledEdges &edges, int K,
-                      Expr tiles, bool feedbacks_inside, Func &correction) {
-    Func p = P.func, e = E.func, start = edges.start, end = edges.end;
+Carries exact_carries(Func completed, Func feedbacks, const TiledEdges &edges, int K, Expr tiles,
+                      bool feedbacks_inside, Func &correction) {
+    Func start = edges.start, end = edges.end;
     const Expr start_tiles = edges.start_tiles, end_tiles = edges.end_tiles;
     auto from_start = [=](Expr i, Expr s, Expr t, Expr c, int column) {
         Expr sum = 0.0f;
@@ -87,7 +93,7 @@ Carries exact_carries(const CarryScan &P, const CarryScan &E, Func feedbacks, co
     {
         Expr tile = max(select(k < start_tiles, k, tiles - 2 - (k - start_tiles)), 0);
         Expr epilogue_s = clamp(s - K, 0, K - 1);
-        correction = Func(P.func.name() + "_correction");
+        correction = Func(completed.name() + "_correction");
         Expr corrections = select(s < K, from_start(i, min(s, K - 1), tile, c, 0),
                                   from_start(i, epilogue_s, tile, c, K) + from_end(i, epilogue_s, tile, c));
         if (feedbacks_inside)
@@ -105,14 +111,15 @@ Carries exact_carries(const CarryScan &P, const CarryScan &E, Func feedbacks, co
         Expr at = clamp(select(t < start_tiles, t, start_tiles + u), 0, start_tiles + end_tiles - 1);
         return select(t < start_tiles || (u >= 0 && u < end_tiles), correction(i, s, at, c), 0.0f);
     };
-    Func before(P.func.name() + "_exact"), after(E.func.name() + "_exact");
+    Func before(completed.name() + "_before"), after(completed.name() + "_after");
     Expr previous = max(t - 1, 0);
-    before(i, s, t, c) = select(t > 0, p(i, s, previous, c) + corrected(i, s, previous, c),
+    before(i, s, t, c) = select(t > 0, completed(i, s, previous, c) + corrected(i, s, previous, c),
                                 feedback(i, clamp(s, 0, K - 1), c));
     after(i, s, t, c) = select(t == tiles - 1, feedback(i, K + clamp(s, 0, K - 1), c),
-                               e(i, s, t, c) + corrected(i, K + s, t, c));
+                               completed(i, K + s, t, c) + corrected(i, K + s, t, c));
     return {[=](Expr i, Expr s, Expr t, Expr c) { return before(i, s, t, c); },
-            [=](Expr i, Expr s, Expr t, Expr c) { return after(i, s, t, c); }, before, after};
+            [=](Expr i, Expr s, Expr t, Expr c) { return after(i, s, t, c); },
+            {before, after}};
 }
 
 }  // namespace
@@ -120,7 +127,8 @@ Carries exact_carries(const CarryScan &P, const CarryScan &E, Func feedbacks, co
 IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
                                const SectionCascade &vertical, const SectionCascade &horizontal,
                                Func vertical_table, Func horizontal_table, int b, int algorithm,
-                               const ExactEdges *exact_edges, Type output_type, bool rows_in_registers) {
+                               const ExactEdges *exact_edges, Type output_type, bool rows_in_registers,
+                               CarryForm carry_form) {
     if (algorithm != 4 && algorithm != 5 && algorithm != 6)
         throw std::invalid_argument("the tiled IIR algorithms are 4, 5 and 6");
     if (vertical.order() > b || horizontal.order() > b)
@@ -256,21 +264,22 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
     Func column_p("column_p_incomplete"), column_e("column_e_incomplete");
     column_p(x, s, ty, c) = edges(x % b, s, x / b, ty, c);
     column_e(x, s, ty, c) = edges(x % b, KV + s, x / b, ty, c);
-    f.column_prologue = complete_prologues("column_prologue", column_p, vertical_table, LV, ny);
-    f.column_epilogue =
-        complete_epilogues("column_epilogue", column_e, &f.column_prologue, vertical_table, LV, ny);
-    Carries columns = zero_boundary_carries(f.column_prologue, f.column_epilogue);
+    f.column_prologue = complete_prologues("column_prologue", column_p, vertical_table, LV, ny, carry_form);
+    f.column_epilogue = complete_epilogues("column_epilogue", column_e, &f.column_prologue, vertical_table,
+                                           LV, ny, carry_form);
+    f.completed_columns = completed_carries("completed_columns", f.column_prologue, f.column_epilogue);
+    Carries columns = zero_boundary_carries(f.completed_columns, KV);
     if (exact) {
         f.column_feedbacks = exact_feedbacks(
-            "column_feedbacks", f.column_prologue, f.column_epilogue, column_p, column_e, vertical_table, LV,
-            ny, exact_edges->vertical.matrix, [&](Expr i, Expr c) { return f.samples(i, 0, c); },
+            "column_feedbacks", f.completed_columns, column_p, column_e, vertical_table, LV, ny,
+            exact_edges->vertical.matrix, [&](Expr i, Expr c) { return f.samples(i, 0, c); },
             [&](Expr i, Expr c) { return f.samples(i, height - 1, c); });
         Func correction;
-        columns = exact_carries(f.column_prologue, f.column_epilogue, f.column_feedbacks,
-                                exact_edges->vertical, KV, ny, f.feedbacks_in_corrections, correction);
+        columns = exact_carries(f.completed_columns, f.column_feedbacks, exact_edges->vertical, KV, ny,
+                                f.feedbacks_in_corrections, correction);
         f.edge_corrections.push_back(correction);
     }
-    f.column_carries_read = {columns.read_before, columns.read_after};
+    f.column_carries_read = columns.read;
     Seeds column_seeds{
         [&, columns](Expr across, Expr st) { return columns.before(tx * b + across, st, ty, c); },
         [&, columns](Expr across, Expr st) { return columns.after(tx * b + across, st, ty, c); }};
@@ -347,16 +356,18 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
     }
 
     // 4. The row carries, completed along each row.
-    f.row_prologue = complete_prologues("row_prologue", row_p, horizontal_table, LH, nx);
-    f.row_epilogue = complete_epilogues("row_epilogue", row_e, &f.row_prologue, horizontal_table, LH, nx);
-    Carries rows = zero_boundary_carries(f.row_prologue, f.row_epilogue);
+    f.row_prologue = complete_prologues("row_prologue", row_p, horizontal_table, LH, nx, carry_form);
+    f.row_epilogue =
+        complete_epilogues("row_epilogue", row_e, &f.row_prologue, horizontal_table, LH, nx, carry_form);
+    f.completed_rows = completed_carries("completed_rows", f.row_prologue, f.row_epilogue);
+    Carries rows = zero_boundary_carries(f.completed_rows, KH);
     if (exact) {
         f.row_feedbacks = exact_feedbacks(
-            "row_feedbacks", f.row_prologue, f.row_epilogue, row_p, row_e, horizontal_table, LH, nx,
+            "row_feedbacks", f.completed_rows, row_p, row_e, horizontal_table, LH, nx,
             exact_edges->horizontal.matrix, [=](Expr y, Expr c) { return edge_sample(y, c, 0); },
             [=](Expr y, Expr c) { return edge_sample(y, c, 1); });
         Func correction;
-        rows = exact_carries(f.row_prologue, f.row_epilogue, f.row_feedbacks, exact_edges->horizontal, KH, nx,
+        rows = exact_carries(f.completed_rows, f.row_feedbacks, exact_edges->horizontal, KH, nx,
                              f.feedbacks_in_corrections, correction);
         f.edge_corrections.push_back(correction);
     }

@@ -66,8 +66,11 @@ struct IirTiledFuncs {
     std::vector<EdgePass> edge_passes;           // algorithms 5, 6: one; algorithm 4: two
     CarryScan column_prologue, column_epilogue;  // P, E of the columns: (x, s, ty, c)
     CarryScan row_prologue, row_epilogue;        // P, E of the rows: (y, s, tx, c)
-    Halide::Func horizontal_table;               // the rows' matrices (tiled_layout.h), read by column_effect
-    Halide::Func column_effect;  // algorithms 5, 6: (u, v, tx, ty, c) the column carries' dot products
+    // Each dimension's P and E in one Func, (i, s, t, c), s ∈ [0, 2K): what the tiles read
+    // (tile_scans.h, completed_carries).
+    Halide::Func completed_columns, completed_rows;
+    Halide::Func horizontal_table;  // the rows' matrices (tiled_layout.h), read by column_effect
+    Halide::Func column_effect;     // algorithms 5, 6: (u, v, tx, ty, c) the column carries' dot products
     int column_states = 0, row_states = 0;  // extents of u and v: 2K of each dimension
     // Algorithms 5, 6: (y, s, tx, c) the rows' carries before completion, P then E (s ∈ [0, 2K)),
     // with what the completed column carries add to them.
@@ -97,12 +100,14 @@ struct IirTiledFuncs {
 // describe. `algorithm` is 4, 5 or 6; the tables follow tiled_layout.h. With `rows_in_registers`
 // (5, 6) the first pass scans each tile row apart from the tile (EdgePass::rows), so that a GPU
 // thread keeps its row in registers and stores only its carries. Integer input samples are
-// read as [0, 1] and the output is stored as `output_type` (generators/samples.h).
+// read as [0, 1] and the output is stored as `output_type` (generators/samples.h). `carry_form`:
+// how the completed carries are formed from their chunks (tile_scans.h).
 IirTiledFuncs define_iir_tiled(Halide::Func input, Halide::Expr width, Halide::Expr height,
                                Halide::Func output, const SectionCascade &vertical,
                                const SectionCascade &horizontal, Halide::Func vertical_table,
                                Halide::Func horizontal_table, int b, int algorithm,
                                const ExactEdges *exact = nullptr,
-                               Halide::Type output_type = Halide::Float(32), bool rows_in_registers = false);
+                               Halide::Type output_type = Halide::Float(32), bool rows_in_registers = false,
+                               CarryForm carry_form = CarryForm::powers);
 
 }  // namespace cascade

@@ -154,56 +154,93 @@ namespace {
 // S(t) = M·S(t − 1) + u(t) over `tiles` tiles (from the last when `reverse`); M is the table's
 // rows `m_row`…, its powers M^(v+1) the rows `power_row` + v·K.
 CarryScan linear_scan(const std::string &name, Func u, Func table, int m_row, int power_row, int K,
-                      Expr tiles, bool reverse) {
+                      Expr tiles, bool reverse, CarryForm form) {
     constexpr int Q = TiledLayout::kChunk;
     Var i("i"), n("n"), j("j"), c("c"), s("s"), t("t");
     const Expr chunks = (tiles + Q - 1) / Q;
     CarryScan p;
     p.K = K;
+    p.form = form;
+    p.chunks = chunks;
+    p.input = u;
+    // Step v of chunk `chunk`: its tile and input, zero past the last tile. The epilogues' input is
+    // defined past it (complete_epilogues): read there unclamped and masked by a product, not a
+    // select (which bounds inference would use to trim the reads), a chunk of epilogues reads
+    // exactly one chunk of prologues, which a GPU thread then keeps in registers (CarryForm::rescan).
+    auto tile_at = [=](Expr chunk, Expr v) { return reverse ? chunk * Q + (Q - 1 - v) : chunk * Q + v; };
+    auto input_at = [=](Expr chunk, Expr v, Expr st) {
+        Expr tile = tile_at(chunk, v);
+        if (reverse) return u(i, st, tile, c) * select(tile < tiles, 1.0f, 0.0f);
+        return select(tile < tiles, u(i, st, min(tile, tiles - 1), c), 0.0f);
+    };
+    // The chunk that precedes `chunk` in the scan's order.
+    auto before = [=](Expr chunk) { return reverse ? chunk + 1 : chunk - 1; };
+    auto has_before = [=](Expr chunk) { return reverse ? chunk + 1 < chunks : chunk > 0; };
 
+    // A chunk's scan: `f` (i, v·K + s, chunk, c) over `steps`, from `entering`(s2) at its start.
+    auto chunk_scan = [&](Func f, RDom steps, std::function<Expr(int)> entering) {
+        f(i, n, j, c) = undef<float>();
+        Expr ws = steps.x, v = steps.y;
+        Expr previous = times_state(table, m_row + ws, K, [&](int s2) {
+            return earlier_output(v > 0, f(i, max(v - 1, 0) * K + s2, j, c), entering(s2));
+        });
+        f(i, v * K + ws, j, c) = input_at(j, v, ws) + previous;
+    };
     p.within = Func(name + "_within");
-    p.within(i, n, j, c) = undef<float>();
     p.within_steps = RDom(0, K, 0, Q, name + "_within_steps");
-    Expr ws = p.within_steps.x, v = p.within_steps.y;
-    Expr step = j * Q + v;
-    Expr tile = reverse ? tiles - 1 - step : step;
-    Expr input = select(step < tiles, u(i, ws, clamp(tile, 0, tiles - 1), c), 0.0f);
-    Expr previous = times_state(table, m_row + ws, K, [&](int s2) {
-        return select(v > 0, p.within(i, max(v - 1, 0) * K + s2, j, c), 0.0f);
-    });
-    p.within(i, v * K + ws, j, c) = input + previous;
-    p.local = Func(name + "_local");
-    p.local(i, n, j, c) = p.within(i, n, j, c);
-    p.local.bound(n, 0, Q * K);
+    chunk_scan(p.within, p.within_steps, [](int) { return Expr(0.0f); });
+    // What leaves a chunk's zero-state scan.
+    std::function<Expr(Expr, Expr)> end;
+    if (form == CarryForm::powers) {
+        p.local = Func(name + "_local");
+        p.local(i, n, j, c) = p.within(i, n, j, c);
+        p.local.bound(n, 0, Q * K);
+        end = [=](Expr st, Expr chunk) { return p.local(i, (Q - 1) * K + st, chunk, c); };
+    } else {
+        p.chunk_end = Func(name + "_chunk_end");
+        p.chunk_end(i, s, j, c) = p.within(i, (Q - 1) * K + s, j, c);
+        end = [=](Expr st, Expr chunk) { return p.chunk_end(i, st, chunk, c); };
+    }
 
     p.chunk_state = Func(name + "_chunks");
     p.chunk_state(i, n, c) = undef<float>();
     p.chunk_steps = RDom(0, K, 0, chunks, name + "_chunk_steps");
-    Expr cs = p.chunk_steps.x, cj = p.chunk_steps.y;
+    Expr cs = p.chunk_steps.x, step = p.chunk_steps.y;
+    Expr chunk = reverse ? chunks - 1 - step : step;
     Expr carried = times_state(table, power_row + (Q - 1) * K + cs, K, [&](int s2) {
-        return earlier_output(cj > 0, p.chunk_state(i, max(cj - 1, 0) * K + s2, c));
+        return earlier_output(step > 0, p.chunk_state(i, clamp(before(chunk), 0, chunks - 1) * K + s2, c));
     });
-    p.chunk_state(i, cj * K + cs, c) = p.local(i, (Q - 1) * K + cs, cj, c) + carried;
+    p.chunk_state(i, chunk * K + cs, c) = end(cs, chunk) + carried;
 
-    Expr k = reverse ? tiles - 1 - t : t;
-    Expr chunk = k / Q, in_chunk = k % Q;
-    Expr entering = times_state(table, power_row + in_chunk * K + s, K, [&](int s2) {
-        return select(chunk > 0, p.chunk_state(i, max(chunk - 1, 0) * K + s2, c), 0.0f);
-    });
+    // The state entering chunk `chunk`, component s2.
+    auto entering = [=](Expr chunk, int s2) {
+        return select(has_before(chunk), p.chunk_state(i, clamp(before(chunk), 0, chunks - 1) * K + s2, c),
+                      0.0f);
+    };
+    Expr tile_chunk = t / Q, v = reverse ? Q - 1 - t % Q : t % Q;
     p.func = Func(name);
-    p.func(i, s, t, c) = p.local(i, in_chunk * K + s, chunk, c) + entering;
+    if (form == CarryForm::powers) {
+        Expr entered =
+            times_state(table, power_row + v * K + s, K, [&](int s2) { return entering(tile_chunk, s2); });
+        p.func(i, s, t, c) = p.local(i, v * K + s, tile_chunk, c) + entered;
+    } else {
+        p.rescan = Func(name + "_rescan");
+        p.rescan_steps = RDom(0, K, 0, Q, name + "_rescan_steps");
+        chunk_scan(p.rescan, p.rescan_steps, [&](int s2) { return entering(j, s2); });
+        p.func(i, s, t, c) = p.rescan(i, v * K + s, tile_chunk, c);
+    }
     return p;
 }
 
 }  // namespace
 
 CarryScan complete_prologues(const std::string &name, Func incomplete, Func table, const TiledLayout &L,
-                             Expr tiles) {
-    return linear_scan(name, incomplete, table, L.mf(), L.mf_power(0), L.K, tiles, false);
+                             Expr tiles, CarryForm form) {
+    return linear_scan(name, incomplete, table, L.mf(), L.mf_power(0), L.K, tiles, false, form);
 }
 
 CarryScan complete_epilogues(const std::string &name, Func incomplete, const CarryScan *prologue, Func table,
-                             const TiledLayout &L, Expr tiles) {
+                             const TiledLayout &L, Expr tiles, CarryForm form) {
     Var i("i"), s("s"), t("t"), c("c");
     Expr next = min(t + 1, tiles - 1);
     Expr carried = incomplete(i, s, next, c);
@@ -212,9 +249,19 @@ CarryScan complete_epilogues(const std::string &name, Func incomplete, const Car
         const Func p = prologue->func;
         carried += times_state(table, mc_row, L.K, [&](int s2) { return p(i, s2, t, c); });
     }
+    // Zero at the last tile and past it (linear_scan says why a product).
     Func input(name + "_input");
-    input(i, s, t, c) = select(t < tiles - 1, carried, 0.0f);
-    return linear_scan(name, input, table, L.mr(), L.mr_power(0), L.K, tiles, true);
+    input(i, s, t, c) = carried * select(t < tiles - 1, 1.0f, 0.0f);
+    return linear_scan(name, input, table, L.mr(), L.mr_power(0), L.K, tiles, true, form);
+}
+
+Func completed_carries(const std::string &name, const CarryScan &prologue, const CarryScan &epilogue) {
+    Var i("i"), s("s"), t("t"), c("c");
+    const int K = prologue.K;
+    Func completed(name);
+    completed(i, s, t, c) =
+        select(s < K, prologue.func(i, min(s, K - 1), t, c), epilogue.func(i, clamp(s - K, 0, K - 1), t, c));
+    return completed;
 }
 
 }  // namespace cascade

@@ -48,18 +48,33 @@ struct TileScans {
 
 TileScans new_tile(const std::string &name, int columns, int rows);
 
+// How a carry completion gets each tile's state from its chunk's (CarryScan::func):
+//   `powers`: the chunk's zero-state scan, stored, plus M^(v+1)·(the state entering the chunk);
+//   `rescan`: the chunk scanned again, seeded with the state entering it, where it is read (a GPU
+//            thread per line and chunk, in registers), so that only the chunks' states are stored
+//            (schedules/tiled_schedule.cpp: one kernel can then complete both carries of a
+//            dimension).
+enum class CarryForm { powers, rescan };
+
 // A carry completed across tiles: the recurrence S(t) = M·S(t − 1) + u(t), S(−1) = 0, by chunks
-// of TiledLayout::kChunk tiles (no serial scan through global memory over every tile):
+// of TiledLayout::kChunk tiles (no serial scan through global memory over every tile). Chunk j
+// holds tiles [j·kChunk, (j + 1)·kChunk) in either direction; a backward scan runs each chunk from
+// its last tile, and the image's last chunk, the short one, first.
 //   `within`: each chunk's scan from a zero state, per row or column, in registers;
-//   `chunk_state`: the state at each chunk's end, a short serial scan over chunks with M^kChunk;
-//   `func`: S(t) = within(t) + M^(v+1)·chunk_state(chunk before), read where it is used.
+//   `chunk_state`: the state leaving each chunk, a short serial scan over chunks with M^kChunk;
+//   `func`: S(t), as `form` says, read where it is used.
 struct CarryScan {
     Halide::Func func;         // (i, s, t, c): i the row or column, s the state index, t the tile
-    Halide::Func within;       // (i, v·K + s, chunk, c)
-    Halide::Func local;        // the same, stored
+    Halide::Func input;        // u (i, s, t, c)
+    Halide::Func within;       // (i, v·K + s, chunk, c), v the step within the chunk
+    Halide::Func local;        // powers: `within`, stored
+    Halide::Func chunk_end;    // rescan: (i, s, chunk, c), the state leaving `within`'s chunk
     Halide::Func chunk_state;  // (i, chunk·K + s, c)
-    Halide::RDom within_steps, chunk_steps;  // (s, v), (s, chunk)
-    int K = 0;                               // the state size
+    Halide::Func rescan;       // rescan: (i, v·K + s, chunk, c), seeded with the state entering
+    Halide::RDom within_steps, chunk_steps, rescan_steps;  // (s, v), (s, chunk), (s, v)
+    Halide::Expr chunks;
+    int K = 0;  // the state size
+    CarryForm form = CarryForm::powers;
 };
 
 // The state entering a tile along one dimension, by (row or column within the tile, state
@@ -125,13 +140,18 @@ Halide::Expr times_state(Halide::Func table, Halide::Expr row, int K, std::funct
 
 // Completes prologue carries over `tiles` tiles: P(t) = Mf·P(t − 1) + incomplete(t), P(−1) = 0.
 CarryScan complete_prologues(const std::string &name, Halide::Func incomplete, Halide::Func table,
-                             const TiledLayout &L, Halide::Expr tiles);
+                             const TiledLayout &L, Halide::Expr tiles, CarryForm form = CarryForm::powers);
 
 // Completes epilogue carries backwards: E(t), the state at the start of tile t + 1, is
 // incomplete(t + 1) + Mr·E(t + 1), E(tiles − 1) = 0; with `prologue` (causal–anticausal
 // overlapping: the incomplete epilogues were scanned from incomplete causal outputs) also
 // + Mc·P(t), with the last tile's Mc for t + 1 = tiles − 1.
 CarryScan complete_epilogues(const std::string &name, Halide::Func incomplete, const CarryScan *prologue,
-                             Halide::Func table, const TiledLayout &L, Halide::Expr tiles);
+                             Halide::Func table, const TiledLayout &L, Halide::Expr tiles,
+                             CarryForm form = CarryForm::powers);
+
+// A dimension's completed carries in one Func, (i, s, t, c): the prologue P(t) for s < K, then the
+// epilogue E(t) for s ∈ [K, 2K). What the tiles read.
+Halide::Func completed_carries(const std::string &name, const CarryScan &prologue, const CarryScan &epilogue);
 
 }  // namespace cascade

@@ -28,6 +28,13 @@ namespace cascade {
 
 struct TiledLayout {
     static constexpr int kChunk = 8;
+    // The GPU's algorithms 4, 5 and 6 complete a dimension's carries in one kernel, their chunks'
+    // states in shared memory (schedules/tiled_schedule.cpp): at most this many tiles along a
+    // dimension. The runtime runs larger images on algorithm rt.
+    static constexpr int kMostGpuTiles = 4096;
+    static bool fits_gpu(int width, int height, int b) {
+        return (width + b - 1) / b <= kMostGpuTiles && (height + b - 1) / b <= kMostGpuTiles;
+    }
     int b;  // tile size
     int K;  // state size S·q
 

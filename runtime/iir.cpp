@@ -310,11 +310,19 @@ std::optional<Realisation> tuned_for(const Filter2D &filter, Boundary boundary, 
     }
 }
 
-// A single-stage realisation's stage, where this build holds its variant.
+// Whether a W×H image fits the GPU's algorithms 4, 5 and 6 with tile `tile` (tiled_layout.h); any
+// other algorithm or device takes it.
+bool fits(Algorithm algorithm, Device device, int width, int height, int tile) {
+    return device != Device::cuda || !is_tiled(algorithm) || algorithm == Algorithm::a2 ||
+           TiledLayout::fits_gpu(width, height, tile > 0 ? tile : CASCADE_IIR_TILE);
+}
+
+// A single-stage realisation's stage for a W×H image, where this build holds its variant.
 std::optional<Stage> runnable_stage(const Realisation &r, const Filter2D &filter, Boundary boundary,
-                                    Device device) {
+                                    Device device, int width, int height) {
     if (r.stages.size() != 1) return std::nullopt;
     const Stage &s = r.stages[0];
+    if (!fits(s.algorithm, device, width, height, s.schedule.tile)) return std::nullopt;
     try {
         const VariantChoice choice =
             choose_variant(filter, s.form, s.algorithm, boundary, SampleType::f32, device);
@@ -328,7 +336,7 @@ std::optional<Stage> runnable_stage(const Realisation &r, const Filter2D &filter
 std::optional<Stage> tuned_stage(const Filter2D &filter, Boundary boundary, Device device, int width,
                                  int height) {
     const std::optional<Realisation> r = tuned_for(filter, boundary, device, width, height);
-    return r ? runnable_stage(*r, filter, boundary, device) : std::nullopt;
+    return r ? runnable_stage(*r, filter, boundary, device, width, height) : std::nullopt;
 }
 
 std::unique_ptr<RealisedPlan> chain_of(const std::optional<Realisation> &r, int width, int height,
@@ -399,6 +407,11 @@ IirPlan::IirPlan(const Filter2D &whole, int width, int height, Form form, Algori
             form = tuned->form;
             schedule = tuned->schedule;
         }
+    // Images too large for the GPU's tiled algorithms run on rt when left to `automatic`.
+    if (algorithm == Algorithm::automatic && samples == SampleType::f32 &&
+        !fits(automatic_algorithm(filter, boundary, samples, margin > 0, device), device, width, height,
+              schedule.tile))
+        algorithm = Algorithm::rt;
     const VariantChoice choice =
         choose_variant(filter, form, algorithm, boundary, samples, device, margin > 0, passes);
     algorithm = choice.algorithm;
@@ -407,6 +420,11 @@ IirPlan::IirPlan(const Filter2D &whole, int width, int height, Form form, Algori
         throw Error(std::string("algorithm ") + algorithm_name(algorithm) +
                     " has no tile schedule; tile and rows apply to algorithms 2, 4, 5 and 6");
     variant_ = &find_variant(choice.name, choice.needed, device, schedule);
+    if (!fits(algorithm, device, width, height, variant_->tile))
+        throw Error(std::string("algorithm ") + algorithm_name(algorithm) + " on the GPU takes at most " +
+                    std::to_string(TiledLayout::kMostGpuTiles) + " tiles of " +
+                    std::to_string(variant_->tile) +
+                    " samples along a dimension; algorithms rt and 2 take larger images");
     if (const auto [min_width, min_height] = minimum_size(*variant_);
         width < min_width || height < min_height)
         throw Error("the variant scheduled by " + schedule.autoscheduler + " runs on images of at least " +
@@ -557,7 +575,8 @@ void iir_2d(const Image &input, Image &output, const Filter2D &filter, const Iir
                 chain_of(tuned, input.width, input.height, device, options.boundary))
             return chain->run(input, output);
         if (const std::optional<Stage> s =
-                tuned ? runnable_stage(*tuned, filter, options.boundary, device) : std::nullopt) {
+                tuned ? runnable_stage(*tuned, filter, options.boundary, device, input.width, input.height)
+                      : std::nullopt) {
             chosen.algorithm = s->algorithm;
             chosen.form = s->form;
             chosen.schedule = s->schedule;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 
 #include "boundary_schedule.h"
 #include "tile_staging.h"
@@ -16,6 +17,13 @@ std::vector<CarryScan> carry_scans(const IirTiledFuncs &f) {
     return {f.column_prologue, f.column_epilogue, f.row_prologue, f.row_epilogue};
 }
 
+// Whether a dimension's carries are completed by schedule_carries_in_one_kernel_cuda:
+// where they are rescanned and not stored one by one. Above K = 4 the scans are not unrolled
+// (schedule_carry_cuda says why), and their state would leave the registers.
+bool fused(const CarryScan &p, CarryKernels carries) {
+    return p.form == CarryForm::rescan && carries == CarryKernels::automatic && p.K <= 4;
+}
+
 // On the GPU, whether a carry is stored once complete rather than completed where it is read.
 // Read inline, each use costs K products: free at K ≤ 4 where it is read once per row or column
 // of a tile, and a kernel less (at K = 16 the inlined expressions took Halide over 5 minutes to
@@ -25,7 +33,7 @@ std::vector<CarryScan> carry_scans(const IirTiledFuncs &f) {
 // too (H100, 8192², 6-order3, 2026-11-26): the row epilogues' kernel 63 → 52 µs, but two 14 µs
 // kernels more (90.8 → 88.1 GiP/s).
 bool stored(const IirTiledFuncs &f, const CarryScan &p, CarryKernels carries) {
-    if (p.K > 4 || carries == CarryKernels::stored) return true;
+    if (p.K > 4 || carries == CarryKernels::stored || p.form == CarryForm::rescan) return true;
     if (carries == CarryKernels::inline_) return false;
     const bool column =
         p.func.name() == f.column_prologue.func.name() || p.func.name() == f.column_epilogue.func.name();
@@ -48,6 +56,11 @@ ScanStyle parse_scan_style(const std::string &text) {
     if (text == "registers") return ScanStyle::registers;
     if (text == "shared") return ScanStyle::shared;
     throw std::invalid_argument("scan must be auto, registers or shared, not " + text);
+}
+
+CarryForm carry_form(CarryKernels carries, const Target &target) {
+    return target.has_gpu_feature() && carries != CarryKernels::inline_ ? CarryForm::rescan
+                                                                        : CarryForm::powers;
 }
 
 bool rows_in_registers(ScanStyle scan, bool exact, const Target &target) {
@@ -166,17 +179,20 @@ void schedule_edge_pass_cuda(EdgePass &pass, Func source, int b, int rows) {
 // products) is what keeps the state in registers; beyond K = 4 it took LLVM minutes per
 // variant (K = 16: over 7 minutes) for orders whose speed matters less.
 void schedule_carry_cuda(CarryScan p, bool stored) {
-    const std::vector<Var> args = p.local.args();  // i, n, chunk, c
     const bool unrolled = p.K <= 4;
     Var io("io"), ii("ii");
-    p.local.compute_root()
+    // The zero-state chunk scans: what is stored of them, a thread per line and chunk.
+    Func chunk_scans = p.form == CarryForm::powers ? p.local : p.chunk_end;
+    const std::vector<Var> args = chunk_scans.args();  // i, n (or s), chunk, c
+    chunk_scans.compute_root()
         .split(args[0], io, ii, 64, TailStrategy::GuardWithIf)
         .reorder(args[1], ii, io, args[2], args[3])
         .gpu_blocks(io, args[2], args[3])
         .gpu_threads(ii);
-    p.within.compute_at(p.local, ii);
+    if (p.form == CarryForm::rescan) chunk_scans.bound(args[1], 0, p.K);
+    p.within.compute_at(chunk_scans, ii);
     if (unrolled) {
-        p.local.unroll(args[1]);
+        chunk_scans.unroll(args[1]);
         p.within.update().unroll(p.within_steps.x).unroll(p.within_steps.y);
     }
     const std::vector<Var> cargs = p.chunk_state.args();  // i, n, c
@@ -187,15 +203,93 @@ void schedule_carry_cuda(CarryScan p, bool stored) {
         .gpu_blocks(io, cargs[2])
         .gpu_threads(ii)
         .unroll(p.chunk_steps.x);
-    if (stored) {
-        const std::vector<Var> fargs = p.func.args();  // i, s, t, c
-        p.func.compute_root()
-            .bound(fargs[1], 0, p.K)
-            .reorder(fargs[1], fargs[0], fargs[2], fargs[3])
+    if (!stored) {
+        if (p.form == CarryForm::rescan)
+            throw std::invalid_argument("rescanned carries are completed where they are stored");
+        return;
+    }
+    const std::vector<Var> fargs = p.func.args();  // i, s, t, c
+    p.func.compute_root().bound(fargs[1], 0, p.K);
+    if (p.form == CarryForm::powers) {
+        p.func.reorder(fargs[1], fargs[0], fargs[2], fargs[3])
             .split(fargs[0], io, ii, 64, TailStrategy::GuardWithIf)
             .gpu_blocks(io, fargs[2], fargs[3])
             .gpu_threads(ii)
             .unroll(fargs[1]);
+        return;
+    }
+    // A thread per line and chunk rescans the chunk and stores its tiles.
+    Var chunk("chunk"), v("v");
+    p.func.split(fargs[2], chunk, v, TiledLayout::kChunk, TailStrategy::GuardWithIf)
+        .reorder(fargs[1], v, fargs[0], chunk, fargs[3])
+        .split(fargs[0], io, ii, 64, TailStrategy::GuardWithIf)
+        .gpu_blocks(io, chunk, fargs[3])
+        .gpu_threads(ii);
+    p.rescan.compute_at(p.func, ii);
+    if (unrolled) {
+        p.func.unroll(fargs[1]).unroll(v);
+        p.rescan.update().unroll(p.rescan_steps.x).unroll(p.rescan_steps.y);
+    }
+}
+
+// Carries completed in one kernel (rescanned, K ≤ 4): `out` (i, s, t, c), s ∈ [0, states), in blocks
+// of kLines lines and all their tiles. In a block, for each carry in turn: a thread per line and
+// chunk scans its chunk from zero, a thread per line scans the chunks' end states; then a thread
+// per line and chunk rescans its chunks, seeded, and stores their tiles. Only the chunks' states
+// cross threads, in shared memory; the rest stays in registers. With two carries (P, then E of
+// one dimension: `out` is completed_carries) E's zero-state scans read P's tiles, rescanned again
+// where they are read.
+void schedule_carries_in_one_kernel_cuda(Func out, int states, const std::vector<CarryScan> &carries) {
+    // Lines per block: 8 while their chunks' states fit in shared memory (4 states × 8 lines × K ≤ 4
+    // × 64 chunks: 32 KB), then one (up to 512 chunks: 4096 tiles along a dimension, 32 KB).
+    constexpr int kLines = 8, kFewChunks = 64, kChunkThreads = 16;
+    constexpr int kMostChunks = TiledLayout::kMostGpuTiles / TiledLayout::kChunk;
+    const int K = carries[0].K;
+    const Expr chunks = carries[0].chunks;
+    Var io("io"), ii("ii"), chunk("chunk"), v("v"), co("co"), ci("ci");
+    const std::vector<Var> a = out.args();  // i, s, t, c
+    out.compute_root().bound(a[1], 0, states);
+    auto lines_per_block = [&](Stage stage, int lines) {
+        // RoundUp: the lines are whole tiles (a multiple of 8); a guarded split let Halide size the
+        // block by the image (CUDA_ERROR_INVALID_VALUE at launch).
+        stage.split(a[0], io, ii, lines, TailStrategy::RoundUp)
+            .split(a[2], chunk, v, TiledLayout::kChunk, TailStrategy::RoundUp)
+            .split(chunk, co, ci, kChunkThreads, TailStrategy::GuardWithIf)
+            .reorder(a[1], v, ii, ci, co, io, a[3])
+            .gpu_blocks(io, a[3])
+            .gpu_threads(ii, ci)
+            .unroll(a[1])
+            .unroll(v);
+    };
+    lines_per_block(out.specialize(chunks <= kFewChunks), kLines);
+    lines_per_block(out.specialize(chunks <= kMostChunks), 1);
+    lines_per_block(out, 1);
+    out.specialize_fail("the GPU's tiled filters take at most " + std::to_string(TiledLayout::kMostGpuTiles) +
+                        " tiles along a dimension");
+    for (CarryScan p : carries) {
+        const std::vector<Var> e = p.chunk_end.args();  // i, s, chunk, c
+        Var eo("eo"), ei("ei");
+        p.chunk_end.compute_at(out, io)
+            .bound(e[1], 0, K)
+            .split(e[2], eo, ei, kChunkThreads, TailStrategy::GuardWithIf)
+            .reorder(e[1], e[0], ei, eo)
+            .gpu_threads(e[0], ei)
+            .unroll(e[1]);
+        p.within.compute_at(p.chunk_end, e[0]);
+        p.within.update().unroll(p.within_steps.x).unroll(p.within_steps.y);
+        p.chunk_state.compute_at(out, io);
+        p.chunk_state.update()
+            .reorder(p.chunk_steps.x, p.chunk_steps.y, p.chunk_state.args()[0])
+            .gpu_threads(p.chunk_state.args()[0])
+            .unroll(p.chunk_steps.x);
+        p.rescan.compute_at(out, ii);
+        p.rescan.update().unroll(p.rescan_steps.x).unroll(p.rescan_steps.y);
+    }
+    if (carries.size() == 2) {
+        CarryScan P = carries[0], E = carries[1];
+        Func p_rescan = P.rescan.clone_in(P.func.clone_in(E.input.clone_in(E.within)));
+        p_rescan.compute_at(E.chunk_end, E.chunk_end.args()[0]);
+        p_rescan.update().unroll(P.rescan_steps.x).unroll(P.rescan_steps.y);
     }
 }
 
@@ -240,7 +334,22 @@ void schedule_iir_tiled_cuda(IirTiledFuncs &f, int rows, CarryKernels carries) {
     const int b = f.b;
     auto schedule_tile = [&](TileScans t) { schedule_tile_cuda(t, f.samples, b, rows); };
     for (EdgePass &pass : f.edge_passes) schedule_edge_pass_cuda(pass, f.samples, b, rows);
-    for (CarryScan p : carry_scans(f)) schedule_carry_cuda(p, stored(f, p, carries));
+    const std::pair<Func, std::pair<CarryScan, CarryScan>> dimensions[] = {
+        {f.completed_columns, {f.column_prologue, f.column_epilogue}},
+        {f.completed_rows, {f.row_prologue, f.row_epilogue}}};
+    for (auto [completed, carries_of] : dimensions) {
+        auto [P, E] = carries_of;
+        if (fused(P, carries) && P.K == 1) {
+            schedule_carries_in_one_kernel_cuda(completed, 2 * P.K, {P, E});
+        } else if (fused(P, carries)) {
+            // K > 1: a kernel per carry. Both in one kept 255 registers a thread (H100, 8192²,
+            // 6-order3: the columns' kernel 146 µs against 104 in six kernels).
+            for (const CarryScan &p : {P, E}) schedule_carries_in_one_kernel_cuda(p.func, p.K, {p});
+        } else {
+            schedule_carry_cuda(P, stored(f, P, carries));
+            schedule_carry_cuda(E, stored(f, E, carries));
+        }
+    }
     if (!f.feedbacks_in_corrections)
         for (Func feedbacks : {f.column_feedbacks, f.row_feedbacks})
             if (feedbacks.defined()) schedule_feedbacks_cuda(feedbacks);

@@ -36,6 +36,10 @@ CarryKernels parse_carry_kernels(const std::string &text);  // "auto", "stored",
 // `automatic`, the measured rule of tiled_schedule.cpp.
 enum class ScanStyle { automatic, registers, shared };
 ScanStyle parse_scan_style(const std::string &text);  // "auto", "registers", "shared"
+// How the carries are formed from their chunks (generators/tile_scans.h) for the `carries` knob:
+// rescanned on the GPU, so that a dimension's carries take one kernel (K ≤ 4 under `automatic`) or
+// are stored each in its own (`stored`, or K > 4); as powers for `inline` and on the CPU.
+CarryForm carry_form(CarryKernels carries, const Halide::Target &target);
 // Whether the first pass's rows go to registers on this target, with or without exact boundaries.
 bool rows_in_registers(ScanStyle scan, bool exact, const Halide::Target &target);
 

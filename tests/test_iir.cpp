@@ -8,6 +8,7 @@
 #include "cascade/error.h"
 #include "cascade/iir.h"
 #include "cuda_support.h"
+#include "generators/tiled_layout.h"
 #include "reference.h"
 #include "test_support.h"
 
@@ -120,6 +121,53 @@ TEST_P(SignalTest, OneRowAndOneColumnImagesMatchTheReference) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Devices, SignalTest, ::testing::Values(DeviceChoice::cpu, DeviceChoice::cuda),
+                         [](const auto &info) { return info.param == DeviceChoice::cuda ? "cuda" : "cpu"; });
+
+class LongSideTest : public testing::DeviceTest<DeviceChoice> {};
+
+// The GPU completes a dimension's carries 8 lines to a block while 64 chunks of tiles fit its
+// shared memory, then a line to a block (schedules/tiled_schedule.cpp): images past that, tall and
+// wide, on every tiled algorithm. Past TiledLayout::kMostGpuTiles tiles `automatic` runs rt and an
+// explicit tiled algorithm says why it cannot.
+TEST_P(LongSideTest, TallAndWideImagesMatchTheReference) {
+    auto rng = rng_for_test();
+    const int past_shared = 65 * TiledLayout::kChunk * CASCADE_TEST_IIR_TILE + 7;
+    for (Size size : {Size{5, past_shared}, Size{past_shared, 3}}) {
+        for (Algorithm algorithm : {Algorithm::a4, Algorithm::a5, Algorithm::a6}) {
+            const Filter2D filter{random_stable_filter(rng, 3, 0.95, true),
+                                  random_stable_filter(rng, 1, 0.95, false)};
+            const Image input = random_image(rng, size.width, size.height, 1);
+            Image output(size.width, size.height, 1);
+            std::fill(output.data.begin(), output.data.end(), std::numeric_limits<float>::quiet_NaN());
+            iir_2d(input, output, filter, {Boundary::none, GetParam(), Form::automatic, algorithm});
+            EXPECT_TRUE(testing::within_relative_l2(reference::plane(output, 0),
+                                                    reference::filter_2d(filter, input)[0], 1e-5))
+                << size.width << "x" << size.height << " algorithm " << algorithm_name(algorithm);
+        }
+    }
+    const Size past_most{3, TiledLayout::kMostGpuTiles * CASCADE_TEST_IIR_TILE + 1};
+    const Filter2D filter{random_stable_filter(rng, 1, 0.9, false), random_stable_filter(rng, 1, 0.9, false)};
+    const Image input = random_image(rng, past_most.width, past_most.height, 1);
+    Image output(past_most.width, past_most.height, 1);
+    std::fill(output.data.begin(), output.data.end(), std::numeric_limits<float>::quiet_NaN());
+    iir_2d(input, output, filter, {Boundary::none, GetParam()});
+    EXPECT_TRUE(testing::within_relative_l2(reference::plane(output, 0),
+                                            reference::filter_2d(filter, input)[0], 1e-5));
+    if (GetParam() == DeviceChoice::cuda)
+        EXPECT_THROW(
+            {
+                try {
+                    iir_2d(input, output, filter,
+                           {Boundary::none, GetParam(), Form::automatic, Algorithm::a6});
+                } catch (const Error &e) {
+                    EXPECT_NE(std::string(e.what()).find("tiles of"), std::string::npos) << e.what();
+                    throw;
+                }
+            },
+            Error);
+}
+
+INSTANTIATE_TEST_SUITE_P(Devices, LongSideTest, ::testing::Values(DeviceChoice::cpu, DeviceChoice::cuda),
                          [](const auto &info) { return info.param == DeviceChoice::cuda ? "cuda" : "cpu"; });
 
 TEST(IirRt, SectionsReachOrdersBeyondTheDirectVariants) {
