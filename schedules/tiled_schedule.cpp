@@ -24,21 +24,11 @@ bool fused(const CarryScan &p, CarryKernels carries) {
     return p.form == CarryForm::rescan && carries == CarryKernels::automatic && p.K <= 4;
 }
 
-// On the GPU, whether a carry is stored once complete rather than completed where it is read.
-// Read inline, each use costs K products: free at K ≤ 4 where it is read once per row or column
-// of a tile, and a kernel less (at K = 16 the inlined expressions took Halide over 5 minutes to
-// compile). The column carries of algorithms 5 and 6 are also read b times per dot product.
-// With exact boundaries the same: the tiles and dot products read them plus a small stored
-// correction of the first and last tiles (f.edge_corrections). Storing the row carries at K = 4
-// too (H100, 8192², 6-order3, 2026-11-26): the row epilogues' kernel 63 → 52 µs, but two 14 µs
-// kernels more (90.8 → 88.1 GiP/s).
-bool stored(const IirTiledFuncs &f, const CarryScan &p, CarryKernels carries) {
-    if (p.K > 4 || carries == CarryKernels::stored || p.form == CarryForm::rescan) return true;
-    if (carries == CarryKernels::inline_) return false;
-    const bool column =
-        p.func.name() == f.column_prologue.func.name() || p.func.name() == f.column_epilogue.func.name();
-    return f.algorithm != 4 && column;
-}
+// Where a dimension's carries are not in one kernel a carry: whether each is stored once complete
+// (kernels of its own) rather than completed where it is read (`carries=inline`, the powers form:
+// each use costs K products, free at K ≤ 4 where it is read once per row or column of a tile,
+// but at K = 16 the inlined expressions took Halide over 5 minutes to compile).
+bool stored(const CarryScan &p, CarryKernels carries) { return p.K > 4 || carries != CarryKernels::inline_; }
 
 }  // namespace
 
@@ -346,8 +336,8 @@ void schedule_iir_tiled_cuda(IirTiledFuncs &f, int rows, CarryKernels carries) {
             // 6-order3: the columns' kernel 146 µs against 104 in six kernels).
             for (const CarryScan &p : {P, E}) schedule_carries_in_one_kernel_cuda(p.func, p.K, {p});
         } else {
-            schedule_carry_cuda(P, stored(f, P, carries));
-            schedule_carry_cuda(E, stored(f, E, carries));
+            schedule_carry_cuda(P, stored(P, carries));
+            schedule_carry_cuda(E, stored(E, carries));
         }
     }
     if (!f.feedbacks_in_corrections)
