@@ -332,8 +332,9 @@ void schedule_iir_tiled_cuda(IirTiledFuncs &f, int rows, CarryKernels carries) {
         if (fused(P, carries) && P.K == 1) {
             schedule_carries_in_one_kernel_cuda(completed, 2 * P.K, {P, E});
         } else if (fused(P, carries)) {
-            // K > 1: a kernel per carry. Both in one kept 255 registers a thread (H100, 8192²,
-            // 6-order3: the columns' kernel 146 µs against 104 in six kernels).
+            // K > 1: a kernel per carry. Both in one needed 255 registers a thread, which the
+            // JIT's cap of 64 (Halide's HL_CUDA_JIT_MAX_REGISTERS) spilled (H100, 8192², 6-order3:
+            // the columns' kernel 146 µs against 104 in six kernels).
             for (const CarryScan &p : {P, E}) schedule_carries_in_one_kernel_cuda(p.func, p.K, {p});
         } else {
             schedule_carry_cuda(P, stored(P, carries));
