@@ -314,7 +314,7 @@ std::optional<Realisation> tuned_for(const Filter2D &filter, Boundary boundary, 
 // other algorithm or device takes it.
 bool fits(Algorithm algorithm, Device device, int width, int height, int tile) {
     return device != Device::cuda || !is_tiled(algorithm) || algorithm == Algorithm::a2 ||
-           TiledLayout::fits_gpu(width, height, tile > 0 ? tile : CASCADE_IIR_TILE);
+           TiledLayout::fits_gpu(width, height, tile > 0 ? tile : default_tile_schedule().tile);
 }
 
 // A single-stage realisation's stage for a W×H image, where this build holds its variant.
@@ -354,9 +354,8 @@ std::unique_ptr<RealisedPlan> chain_of(const std::optional<Realisation> &r, int 
 std::string fixed_realisation(const Filter2D &filter, Boundary boundary, Device device) {
     const Algorithm algorithm = automatic_algorithm(filter, boundary, SampleType::f32, false, device);
     const int order = std::max(filter.vertical.order(), filter.horizontal.order());
-    return realisation_name(
-        Decomposition::whole, {}, algorithm, order <= 2 ? Form::direct : Form::sections,
-        is_tiled(algorithm) ? TileSchedule{CASCADE_IIR_TILE, CASCADE_IIR_ROWS} : TileSchedule{});
+    return realisation_name(Decomposition::whole, {}, algorithm, order <= 2 ? Form::direct : Form::sections,
+                            is_tiled(algorithm) ? default_tile_schedule() : TileSchedule{});
 }
 
 bool converts_samples(const Filter2D &filter, const IirOptions &options, SampleType samples, Device device) {
