@@ -8,14 +8,25 @@ namespace cascade {
 
 using namespace Halide;
 
-namespace {
-
-// `f` at position `position` of line `o` along `dim`.
-Expr sample(Func f, Dim dim, Expr position, Expr o, Expr c) {
+Expr line_sample(Func f, Dim dim, Expr position, Expr o, Expr c) {
     return dim == Dim::y ? f(o, position, c) : f(position, o, c);
 }
 
-}  // namespace
+Func two_way_centre(const std::string &name, Func in, Dim dim, Expr extent, Func kernel, Expr radius,
+                    const TwoWayEdges *edges, RDom &taps) {
+    Var o("o"), c("c");
+    taps = RDom(0, 2 * radius + 1, name + "_k");
+    Expr at = extent / 2 + taps - radius;
+    Func centre(name + "_centre");
+    centre(o, c) = 0.0f;
+    if (edges)
+        centre(o, c) +=
+            kernel(taps) * line_sample(in, dim, extended_index(edges->boundary, at, extent), o, c);
+    else
+        centre(o, c) += kernel(taps) * select(at >= 0 && at < extent,
+                                              line_sample(in, dim, clamp(at, 0, extent - 1), o, c), 0.0f);
+    return centre;
+}
 
 TwoWayStep two_way_step(Func out, Func in, Dim dim, Expr extent, const std::vector<TwoWaySection> &sections,
                         Func kernel, Expr radius, const TwoWayEdges *edges) {
@@ -29,17 +40,7 @@ TwoWayStep two_way_step(Func out, Func in, Dim dim, Expr extent, const std::vect
     Expr length = select(s == 0, m, extent - 1 - m);  // samples in half s
     Expr position = select(s == 0, m - j, m + j);
 
-    // Centre point: the direct Gaussian of the whole line, zero outside it or its extension.
-    RDom k(0, 2 * radius + 1, name + "_k");
-    step.centre_taps = k;
-    Expr at = m + k - radius;
-    step.centre = Func(name + "_centre");
-    step.centre(o, c) = 0.0f;
-    if (edges)
-        step.centre(o, c) += kernel(k) * sample(in, dim, extended_index(edges->boundary, at, extent), o, c);
-    else
-        step.centre(o, c) +=
-            kernel(k) * select(at >= 0 && at < extent, sample(in, dim, clamp(at, 0, extent - 1), o, c), 0.0f);
+    step.centre = two_way_centre(name, in, dim, extent, kernel, radius, edges, step.centre_taps);
 
     // (exact) Every section's outputs just past each half's far end: sample q of the weighted
     // ones is sample q of the line from its start, past `near` one of its last count − near.
@@ -50,12 +51,12 @@ TwoWayStep two_way_step(Func out, Func in, Dim dim, Expr extent, const std::vect
         Var st("k");
         step.edge_states = Func(name + "_edge_states");
         step.edge_states(st, s, o, c) = 0.0f;
-        step.edge_states(st, s, o, c) += edges->weights(q, st, s) * sample(in, dim, position, o, c);
+        step.edge_states(st, s, o, c) += edges->weights(q, st, s) * line_sample(in, dim, position, o, c);
     }
 
     // The half lines as seen from the centre; zero past the line's end (boundary none).
     Func line(name + "_line");
-    line(j, s, o, c) = select(j <= length, sample(in, dim, clamp(position, 0, extent - 1), o, c), 0.0f);
+    line(j, s, o, c) = select(j <= length, line_sample(in, dim, clamp(position, 0, extent - 1), o, c), 0.0f);
 
     // First pass, each half from its far end inward (j falling): the left half's causal pass, the
     // right half's anticausal pass, both starting from zero or (exact) from the extension's

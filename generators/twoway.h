@@ -52,6 +52,15 @@ struct TwoWayStep {
     Halide::Func out;  // (x, y, c): the step's result
 };
 
+// `f` at position `position` of line `o` along `dim`.
+Halide::Expr line_sample(Halide::Func f, Dim dim, Halide::Expr position, Halide::Expr o, Halide::Expr c);
+
+// Centre point: the direct Gaussian of the whole line, (o, c), zero outside it or (`edges`) its
+// extension; its taps are `taps`.
+Halide::Func two_way_centre(const std::string &name, Halide::Func in, Dim dim, Halide::Expr extent,
+                            Halide::Func kernel, Halide::Expr radius, const TwoWayEdges *edges,
+                            Halide::RDom &taps);
+
 // Defines `out` as the two-way filter of `in` along `dim`, over lines of `extent` samples; the
 // centre point convolves with `kernel` (2K+1 taps, K = `radius`), zero outside the line unless
 // `edges` gives the extension.

@@ -5,7 +5,9 @@
 #include <optional>
 
 #include "generators/twoway.h"
+#include "generators/twoway_tiled.h"
 #include "schedules/twoway_schedule.h"
+#include "schedules/twoway_tiled_schedule.h"
 
 namespace {
 
@@ -58,6 +60,19 @@ public:
             edges_across = edges(edges_x, near_x);
         }
         Func columns("columns");
+        if (get_target().has_gpu_feature() && !exact) {
+            // Block-parallel on the GPU (generators/twoway_tiled.h); blocks of 32 samples.
+            const int b = 32;
+            auto matrices = cascade::two_way_block_matrices("twoway", q, b);
+            auto down = cascade::two_way_tiled_step(columns, input, Dim::y, height, width, q, kernel, radius,
+                                                    matrices, b);
+            auto across = cascade::two_way_tiled_step(output, columns, Dim::x, width, height, q, kernel,
+                                                      radius, matrices, b, true);
+            cascade::schedule_two_way_block_matrices_cuda(matrices);
+            cascade::schedule_two_way_tiled_cuda(down, false);
+            cascade::schedule_two_way_tiled_cuda(across, true);
+            return;
+        }
         auto down = cascade::two_way_step(columns, input, Dim::y, height, q, kernel, radius,
                                           edges_down ? &*edges_down : nullptr);
         auto across = cascade::two_way_step(output, columns, Dim::x, width, q, kernel, radius,

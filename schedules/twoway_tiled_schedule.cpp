@@ -1,0 +1,162 @@
+#include "twoway_tiled_schedule.h"
+
+#include "tiled_schedule.h"
+
+namespace cascade {
+
+using namespace Halide;
+
+namespace {
+
+// Threads across the lines o (a warp reads 32 neighbouring lines' samples), GPU blocks across the
+// rest; `f` (…, t, s, o, c) with its leading variables `inner` innermost in each thread.
+void lines_in_threads(Func f, const std::vector<VarOrRVar> &inner, Var t, Var s, Var o, Var c) {
+    Var oo("oo"), oi("oi"), sc("sc");
+    std::vector<VarOrRVar> order = inner;
+    for (VarOrRVar v : {VarOrRVar(o), VarOrRVar(t), VarOrRVar(s), VarOrRVar(c)}) order.push_back(v);
+    f.reorder(order)
+        .split(o, oo, oi, 64, TailStrategy::GuardWithIf)
+        .fuse(s, c, sc)
+        .gpu_blocks(oo, t, sc)
+        .gpu_threads(oi);
+}
+
+// A block's scans (i, σ, t, s, o, c) computed per thread, unrolled so that they stay in registers:
+// of a constant size, which bounds inference does not see through the output's predicate.
+void in_registers(Func scan, RDom r, Func at, Var level) {
+    const std::vector<Var> a = scan.args();
+    scan.compute_at(at, level).bound_extent(a[0], r.y.extent()).bound_extent(a[1], r.x.extent());
+    for (size_t d = 2; d < a.size(); d++) scan.bound_extent(a[d], 1);
+    scan.update().unroll(r.x).unroll(r.y);
+}
+
+}  // namespace
+
+void schedule_two_way_block_matrices_cuda(TwoWayBlockMatrices m) {
+    // One GPU block, once per call: the unit states' scans and the powers in shared memory (a
+    // thread per state), then a thread per row of the table. (On the H100 the powers as the
+    // states after kChunk blocks, a 256-step scan, took 17 µs in a kernel of their own, 26 µs in
+    // this one from shared memory.)
+    const std::vector<Var> a = m.table.args();  // column, row
+    Var ro("ro"), ri("ri");
+    m.table.compute_root()
+        .bound(a[0], 0, m.K)
+        .bound(a[1], 0, m.rows())
+        .split(a[1], ro, ri, 128, TailStrategy::GuardWithIf)
+        .reorder(a[0], ri, ro)
+        .gpu_blocks(ro)
+        .gpu_threads(ri);
+    for (auto [f, r] : {std::pair{m.unit_in, m.unit_in_scan}, std::pair{m.unit_out, m.unit_out_scan}}) {
+        const std::vector<Var> u = f.args();  // i, σ, k
+        f.compute_at(m.table, ro).bound(u[2], 0, m.K);
+        f.update().reorder(r.x, r.y, u[2]).gpu_threads(u[2]);
+    }
+    const std::vector<Var> p = m.powers.args();  // r, k, v
+    m.powers.compute_at(m.table, ro)
+        .bound(p[0], 0, m.K)
+        .bound(p[1], 0, m.K)
+        .bound(p[2], 0, TiledLayout::kChunk);
+    m.powers.reorder(p[0], p[2], p[1]).gpu_threads(p[1]);
+    m.powers.update().reorder(m.power_steps.x, m.power_steps.y, p[1]).gpu_threads(p[1]);
+}
+
+void schedule_two_way_tiled_cuda(TwoWayTiledStep step, bool last) {
+    // Lines per GPU block, each block of b samples of a line one thread's.
+    const int lines = 64, warp = 32;
+    const std::vector<Var> e = step.edges.args();  // k, t, s, o, c
+    Var k = e[0], t = e[1], s = e[2], o = e[3], c = e[4];
+    Var oo("oo"), oi("oi"), sc("sc");
+    step.centre.compute_root().gpu_tile(step.centre.args()[0], oo, oi, 64, TailStrategy::GuardWithIf);
+    step.centre.update()
+        .split(step.centre.args()[0], oo, oi, 64, TailStrategy::GuardWithIf)
+        .gpu_blocks(oo, step.centre.args()[1])
+        .gpu_threads(oi);
+
+    // Each thread loads its block's samples into registers before it scans them, so that its
+    // loads are in flight together.
+    auto load_first = [&](Func scan, Func at, Var level) {
+        Func loaded = step.samples.in(scan);
+        const std::vector<Var> a = loaded.args();  // i, t, s, o, c
+        loaded.compute_at(at, level).bound_extent(a[0], step.b).unroll(a[0]);
+        for (size_t d = 1; d < a.size(); d++) loaded.bound_extent(a[d], 1);
+    };
+
+    // 1. A thread per line and block, its scans in registers; the carries stored with the lines
+    // innermost (a warp's stores, and the carries' kernel's loads, one run of lines).
+    step.edges.compute_root()
+        .bound(k, 0, 2 * step.K)
+        .reorder_storage(o, k, t, s, c)
+        .reorder(k, o, t, s, c)
+        .split(o, oo, oi, lines, TailStrategy::GuardWithIf)
+        .fuse(s, c, sc)
+        .gpu_blocks(oo, t, sc)
+        .gpu_threads(oi)
+        .unroll(k);
+    in_registers(step.edge_in, step.edge_in_scan, step.edges, oi);
+    in_registers(step.edge_out, step.edge_out_scan, step.edges, oi);
+    load_first(step.edge_in, step.edges, oi);
+
+    // 2. Both carries in one kernel (tiled_schedule.cpp).
+    for (CarryScan p : {step.inward, step.outward}) {
+        schedule_carry_cuda(p, true);
+        // The serial scan over chunks, a thread per line: four chunks unrolled, so that LLVM
+        // forwards each state to the next step in registers instead of reloading it.
+        RVar co("co"), ci("ci");
+        p.chunk_state.update().split(p.chunk_steps.y, co, ci, 4, TailStrategy::GuardWithIf).unroll(ci);
+    }
+
+    // 3. A thread per line and block scans in registers into a tile in shared memory (each line's
+    // row padded to b + 1 samples, so the threads' stores a row apart fall in different banks);
+    // the tile is then written transposed, a warp storing 32 consecutive samples of one line:
+    // `folded` (the samples of a line innermost, so the next step's warps read 32 neighbouring
+    // positions), or with `last` the output itself.
+    Var i("i"), ot("ot"), os("os"), lo("lo"), hi("hi");
+    Func tile = step.final_out.in(step.folded);
+    const std::vector<Var> ta = tile.args();  // i, σ, t, s, o, c
+    Var level;
+    if (!last) {
+        const std::vector<Var> f = step.folded.args();  // i, t, s, o, c
+        i = f[0];
+        step.folded.compute_root()
+            .bound(i, 0, step.b)
+            .split(f[3], oo, oi, lines, TailStrategy::GuardWithIf)
+            .split(oi, ot, os, warp, TailStrategy::GuardWithIf)
+            .reorder(os, i, ot, oo, f[1], f[2], f[4])
+            .fuse(f[2], f[4], sc)
+            .gpu_blocks(oo, f[1], sc)
+            .gpu_threads(i, ot);
+        tile.compute_at(step.folded, oo);
+    } else {
+        const std::vector<Var> a = step.out.args();  // x, y, c
+        Var line = step.dim == Dim::y ? a[0] : a[1];
+        RDom w = step.written;  // i, t, s
+        // (Halide cannot prove that the blocks write different samples: they do, j ↦ m ∓ j.)
+        step.out.update(0)
+            .allow_race_conditions()
+            .split(line, oo, oi, lines, TailStrategy::GuardWithIf)
+            .split(oi, ot, os, warp, TailStrategy::GuardWithIf)
+            .reorder(os, w.x, ot, oo, w.y, w.z, a[2])
+            .gpu_blocks(oo, w.y, w.z)
+            .gpu_threads(w.x, ot);
+        tile.compute_at(step.out, oo);
+        Var co("co"), ci("ci");
+        step.out.update(1)
+            .split(line, co, ci, 64, TailStrategy::GuardWithIf)
+            .gpu_blocks(co, a[2])
+            .gpu_threads(ci);
+    }
+    // (Bounded: the output's predicate would otherwise trim the last block, and the scans, sized
+    // at run time, would leave the registers.)
+    tile.bound(ta[0], 0, step.b)
+        .align_storage(ta[0], step.b + 1)
+        .split(ta[4], hi, lo, warp, TailStrategy::GuardWithIf)
+        .reorder(ta[0], ta[1], lo, hi)
+        .gpu_threads(lo, hi)
+        .unroll(ta[0])
+        .unroll(ta[1]);
+    in_registers(step.final_in, step.final_in_scan, tile, lo);
+    in_registers(step.final_out, step.final_out_scan, tile, lo);
+    load_first(step.final_in, tile, lo);
+}
+
+}  // namespace cascade

@@ -1,0 +1,13 @@
+#pragma once
+// Schedule of the block-parallel two-way Gaussian on the GPU (generators/twoway_tiled.h).
+#include "generators/twoway_tiled.h"
+
+namespace cascade {
+
+// The matrices: kernels of a few threads, once per call.
+void schedule_two_way_block_matrices_cuda(TwoWayBlockMatrices m);
+// A step: a thread per line and block, its scans in registers; `last`: `out` is the pipeline's
+// output.
+void schedule_two_way_tiled_cuda(TwoWayTiledStep step, bool last);
+
+}  // namespace cascade
