@@ -57,7 +57,8 @@ struct TwoWayTiledStep {
     Halide::Func edge_in, edge_out;  // step 1's scans
     Halide::RDom edge_in_scan, edge_out_scan;
     Halide::Func edges;  // (k, t, s, o, c): Ā for k < K, then B̄
-    // A (prologue role) and P(t) = B(t + 1), in tile_scans.h's (line o, state, block, s + 2c).
+    // A, completed backwards as tile_scans.h's epilogues, and P(t) = B(t + 1), forwards as its
+    // prologues, in its (line o, state, block, s + 2c).
     CarryScan inward, outward;
     Halide::Func carries;              // both, completed_carries: A for states < K, then P
     Halide::Func final_in, final_out;  // step 3's scans; final_out at σ = S − 1 is the result

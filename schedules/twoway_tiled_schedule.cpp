@@ -8,19 +8,6 @@ using namespace Halide;
 
 namespace {
 
-// Threads across the lines o (a warp reads 32 neighbouring lines' samples), GPU blocks across the
-// rest; `f` (…, t, s, o, c) with its leading variables `inner` innermost in each thread.
-void lines_in_threads(Func f, const std::vector<VarOrRVar> &inner, Var t, Var s, Var o, Var c) {
-    Var oo("oo"), oi("oi"), sc("sc");
-    std::vector<VarOrRVar> order = inner;
-    for (VarOrRVar v : {VarOrRVar(o), VarOrRVar(t), VarOrRVar(s), VarOrRVar(c)}) order.push_back(v);
-    f.reorder(order)
-        .split(o, oo, oi, 64, TailStrategy::GuardWithIf)
-        .fuse(s, c, sc)
-        .gpu_blocks(oo, t, sc)
-        .gpu_threads(oi);
-}
-
 // A block's scans (i, σ, t, s, o, c) computed per thread, unrolled so that they stay in registers:
 // of a constant size, which bounds inference does not see through the output's predicate.
 void in_registers(Func scan, RDom r, Func at, Var level) {
@@ -34,9 +21,9 @@ void in_registers(Func scan, RDom r, Func at, Var level) {
 
 void schedule_two_way_block_matrices_cuda(TwoWayBlockMatrices m) {
     // One GPU block, once per call: the unit states' scans and the powers in shared memory (a
-    // thread per state), then a thread per row of the table. (On the H100 the powers as the
-    // states after kChunk blocks, a 256-step scan, took 17 µs in a kernel of their own, 26 µs in
-    // this one from shared memory.)
+    // thread per state), then a thread per row of the table: 9 µs on the H100. (The powers as the
+    // states after kChunk blocks, a 256-step scan, took 26 µs here; 17 + 5 + 3 µs as three
+    // kernels, the scans in global memory.)
     const std::vector<Var> a = m.table.args();  // column, row
     Var ro("ro"), ri("ri");
     m.table.compute_root()
@@ -96,14 +83,11 @@ void schedule_two_way_tiled_cuda(TwoWayTiledStep step, bool last) {
     in_registers(step.edge_out, step.edge_out_scan, step.edges, oi);
     load_first(step.edge_in, step.edges, oi);
 
-    // 2. Both carries in one kernel (tiled_schedule.cpp).
-    for (CarryScan p : {step.inward, step.outward}) {
-        schedule_carry_cuda(p, true);
-        // The serial scan over chunks, a thread per line: four chunks unrolled, so that LLVM
-        // forwards each state to the next step in registers instead of reloading it.
-        RVar co("co"), ci("ci");
-        p.chunk_state.update().split(p.chunk_steps.y, co, ci, 4, TailStrategy::GuardWithIf).unroll(ci);
-    }
+    // 2. Each carry in the powers form, its chunks' scans and the scan over chunks in kernels of
+    // their own, the carries completed where read. Measured on the H100 at 8192² (ms per call):
+    // completed and stored, 1.234; where read, 1.203; both carries in one kernel in the rescan
+    // form (schedule_carries_in_one_kernel_cuda), 250 µs a step where these take 190 stored.
+    for (const CarryScan &p : {step.inward, step.outward}) schedule_carry_cuda(p, false);
 
     // 3. A thread per line and block scans in registers into a tile in shared memory (each line's
     // row padded to b + 1 samples, so the threads' stores a row apart fall in different banks);
