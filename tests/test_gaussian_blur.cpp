@@ -218,6 +218,25 @@ TEST_P(TwoWayTest, MatchesDoubleReferenceOnAwkwardSizes) {
     }
 }
 
+// Half lines of many blocks: on the GPU each half line is cut into blocks of 32 samples and its
+// carries completed over chunks of 8 blocks (generators/twoway_tiled.h), so these cross chunks,
+// with lines of either parity and a last chunk cut short.
+TEST_P(TwoWayTest, LongLinesMatchTheDoubleReference) {
+    auto rng = rng_for_test();
+    for (double sigma : {3.0, 10.0}) {
+        const GaussianDesign design = design_gaussian(sigma, GaussianMethod::twoway);
+        for (Size size : {Size{1201, 3}, Size{2, 1500}, Size{577, 530}}) {
+            const Image input = random_image(rng, size.width, size.height, 1);
+            Image output(size.width, size.height, 1);
+            std::fill(output.data.begin(), output.data.end(), std::numeric_limits<float>::quiet_NaN());
+            gaussian_blur(input, output, design, {Boundary::none, GetParam()});
+            const auto expected = reference::two_way_2d(design.two_way, reference::plane(input, 0));
+            EXPECT_LE(relative_l2(reference::plane(output, 0), expected), 1e-5)
+                << "sigma " << sigma << " " << size.width << "x" << size.height;
+        }
+    }
+}
+
 TEST_P(TwoWayTest, KeepsAConstantFarFromTheBorders) {
     for (double sigma : {1.5, 6.0}) {
         Image input(161, 130, 1);
