@@ -107,10 +107,10 @@ TwoWayTiledStep two_way_tiled_step(Func out, Func in, Dim dim, Expr extent, Expr
     Var i("i"), t("t"), s("s"), o("o"), c("c"), k("k"), x("x"), y("y");
     const std::vector<Var> rest{t, s, o, c};
     Expr m = extent / 2, half = m;
-    Expr length = select(s == 0, m, extent - 1 - m);  // samples in half s
+    auto length = [&](Expr side) { return select(side == 0, m, extent - 1 - m); };  // samples in a half
+    auto position = [&](Expr side, Expr j) { return select(side == 0, m - j, m + j); };
     // At least one block, so that a line of one sample (no halves) has carries to read.
     Expr T = max((half + b - 1) / b, 1);
-    step.blocks = T;
 
     step.centre = two_way_centre(name, in, dim, extent, kernel, radius, nullptr, step.centre_taps);
 
@@ -119,8 +119,7 @@ TwoWayTiledStep two_way_tiled_step(Func out, Func in, Dim dim, Expr extent, Expr
         Expr j = t * b + i + 1;
         step.samples = Func(name + "_samples");
         step.samples(i, t, s, o, c) =
-            select(j <= length,
-                   line_sample(in, dim, clamp(select(s == 0, m - j, m + j), 0, extent - 1), o, c), 0.0f);
+            select(j <= length(s), line_sample(in, dim, clamp(position(s, j), 0, extent - 1), o, c), 0.0f);
     }
     auto samples = [&](Expr position) { return step.samples(position, t, s, o, c); };
 
@@ -174,9 +173,8 @@ TwoWayTiledStep two_way_tiled_step(Func out, Func in, Dim dim, Expr extent, Expr
     step.folded(i, t, s, o, c) = step.final_out(i, S - 1, t, s, o, c);
 
     Expr p = dim == Dim::y ? Expr(y) : Expr(x), line_index = dim == Dim::y ? Expr(x) : Expr(y);
-    auto at = [&](Expr position, Expr line_index) {
-        return dim == Dim::y ? std::vector<Expr>{line_index, position, c}
-                             : std::vector<Expr>{position, line_index, c};
+    auto at = [&](Expr along, Expr across) {  // out's arguments
+        return dim == Dim::y ? std::vector<Expr>{across, along, c} : std::vector<Expr>{along, across, c};
     };
     if (!scatter) {
         // Reassembled where read: left half, centre point, right half (one load: the next step's
@@ -191,10 +189,9 @@ TwoWayTiledStep two_way_tiled_step(Func out, Func in, Dim dim, Expr extent, Expr
         out(x, y, c) = undef<float>();
         step.written = RDom(0, b, 0, T, 0, 2, name + "_written");
         Expr wi = step.written.x, wt = step.written.y, ws = step.written.z, j = wt * b + wi + 1;
-        step.written.where(j <= select(ws == 0, m, extent - 1 - m));
+        step.written.where(j <= length(ws));
         // (The clamp bounds the writes for bounds inference, which does not read the predicate.)
-        out(at(clamp(select(ws == 0, m - j, m + j), 0, extent - 1), line_var)) =
-            step.folded(wi, wt, ws, line_var, c);
+        out(at(clamp(position(ws, j), 0, extent - 1), line_var)) = step.folded(wi, wt, ws, line_var, c);
         out(at(m, line_var)) = step.centre(line_var, c);
     }
     step.out = out;

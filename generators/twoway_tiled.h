@@ -66,7 +66,6 @@ struct TwoWayTiledStep {
     Halide::Func folded;   // (i, t, s, o, c): the step's result on the half lines (read by `out`)
     Halide::Func out;      // (x, y, c)
     Halide::RDom written;  // where `out` is scattered: (i, t, s) over its first update
-    Halide::Expr blocks;   // T: blocks per half line
 };
 
 // Defines `out` as twoway.h's two_way_step (boundary none) over lines of `extent` samples:

@@ -26,10 +26,6 @@ void schedule_tile_cuda(TileScans t, Halide::Func source, int b, int rows);
 void schedule_scans_cuda(TileScans t);
 void schedule_edge_pass_cuda(EdgePass &pass, Halide::Func source, int b, int rows);
 void schedule_carry_cuda(CarryScan p, bool stored);
-// Carries in rescan form (K ≤ 4) completed in one kernel and stored to `out` (i, s, t, c), s ∈
-// [0, states): one carry, or two whose second's input reads the first (then `out` holds both,
-// completed_carries).
-void schedule_carries_in_one_kernel_cuda(Halide::Func out, int states, const std::vector<CarryScan> &carries);
 // Where the GPU completes the carries (the `carries` knob): `automatic`, the measured rule of
 // tiled_schedule.cpp; `stored`, every carry in a kernel of its own; `inline`, every carry where it
 // is read, but above K = 4 (minutes of compilation a variant).

@@ -57,10 +57,15 @@ void schedule_two_way_cpu(TwoWayStep step, bool last, int states) {
     step.out.vectorize(args[0], 8, TailStrategy::GuardWithIf).parallel(args[1]);
 }
 
+void schedule_two_way_centre_cuda(Func centre) {
+    Var o = centre.args()[0], c = centre.args()[1], oo("oo"), oi("oi");
+    centre.compute_root().gpu_tile(o, oo, oi, 64, TailStrategy::GuardWithIf);
+    centre.update().split(o, oo, oi, 64, TailStrategy::GuardWithIf).gpu_blocks(oo, c).gpu_threads(oi);
+}
+
 void schedule_two_way_cuda(TwoWayStep step, bool last, int states) {
-    Var o = step.centre.args()[0], c = step.centre.args()[1], oo("oo"), oi("oi");
-    step.centre.compute_root().gpu_tile(o, oo, oi, 64, TailStrategy::GuardWithIf);
-    step.centre.update().split(o, oo, oi, 64, TailStrategy::GuardWithIf).gpu_blocks(oo, c).gpu_threads(oi);
+    Var oo("oo"), oi("oi");
+    schedule_two_way_centre_cuda(step.centre);
     if (step.edge_states.defined()) {
         // One thread per half line, as the scans that read them.
         const auto a = step.edge_states.args();  // (k, side, o, c)

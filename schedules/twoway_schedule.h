@@ -10,5 +10,7 @@ namespace cascade {
 // values past a line's end each half's first pass starts from (exact boundaries: 2 per section).
 void schedule_two_way_cpu(TwoWayStep step, bool last, int states);
 void schedule_two_way_cuda(TwoWayStep step, bool last, int states);
+// The centre points (o, c): a thread per line (also the block-parallel form's, twoway_tiled_schedule.h).
+void schedule_two_way_centre_cuda(Halide::Func centre);
 
 }  // namespace cascade

@@ -1,6 +1,7 @@
 #include "twoway_tiled_schedule.h"
 
 #include "tiled_schedule.h"
+#include "twoway_schedule.h"
 
 namespace cascade {
 
@@ -54,11 +55,7 @@ void schedule_two_way_tiled_cuda(TwoWayTiledStep step, bool last) {
     const std::vector<Var> e = step.edges.args();  // k, t, s, o, c
     Var k = e[0], t = e[1], s = e[2], o = e[3], c = e[4];
     Var oo("oo"), oi("oi"), sc("sc");
-    step.centre.compute_root().gpu_tile(step.centre.args()[0], oo, oi, 64, TailStrategy::GuardWithIf);
-    step.centre.update()
-        .split(step.centre.args()[0], oo, oi, 64, TailStrategy::GuardWithIf)
-        .gpu_blocks(oo, step.centre.args()[1])
-        .gpu_threads(oi);
+    schedule_two_way_centre_cuda(step.centre);
 
     // Each thread loads its block's samples into registers before it scans them, so that its
     // loads are in flight together.
@@ -95,13 +92,12 @@ void schedule_two_way_tiled_cuda(TwoWayTiledStep step, bool last) {
     // the tile is then written transposed, a warp storing 32 consecutive samples of one line:
     // `folded` (the samples of a line innermost, so the next step's warps read 32 neighbouring
     // positions), or with `last` the output itself.
-    Var i("i"), ot("ot"), os("os"), lo("lo"), hi("hi");
+    Var ot("ot"), os("os"), lo("lo"), hi("hi");
     Func tile = step.final_out.in(step.folded);
     const std::vector<Var> ta = tile.args();  // i, σ, t, s, o, c
-    Var level;
     if (!last) {
         const std::vector<Var> f = step.folded.args();  // i, t, s, o, c
-        i = f[0];
+        Var i = f[0];
         step.folded.compute_root()
             .bound(i, 0, step.b)
             .split(f[3], oo, oi, lines, TailStrategy::GuardWithIf)

@@ -4,7 +4,7 @@
 
 namespace cascade {
 
-// The matrices: kernels of a few threads, once per call.
+// The matrices: one small kernel, once per call.
 void schedule_two_way_block_matrices_cuda(TwoWayBlockMatrices m);
 // A step: a thread per line and block, its scans in registers; `last`: `out` is the pipeline's
 // output.
