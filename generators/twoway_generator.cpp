@@ -20,6 +20,8 @@ public:
     // Exact boundaries (generators/twoway.h, TwoWayEdges): the extension and, per dimension, the
     // weights giving each half's first-pass states past the line's end.
     GeneratorParam<bool> exact{"exact", false};
+    // Samples per block of the GPU's block-parallel form (generators/twoway_tiled.h).
+    GeneratorParam<int> block{"block", 32, 8, 128};
 
     Input<Buffer<float>> input{"input", 3};
     Input<Buffer<float>> coefficients{"coefficients", 2};  // (k, n): gain, a1, a2 of section n
@@ -61,8 +63,8 @@ public:
         }
         Func columns("columns");
         if (get_target().has_gpu_feature() && !exact) {
-            // Block-parallel on the GPU (generators/twoway_tiled.h); blocks of 32 samples.
-            const int b = 32;
+            // Block-parallel on the GPU (generators/twoway_tiled.h).
+            const int b = block;
             auto matrices = cascade::two_way_block_matrices("twoway", q, b);
             auto down = cascade::two_way_tiled_step(columns, input, Dim::y, height, width, q, kernel, radius,
                                                     matrices, b);

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "boundary_schedule.h"
+#include "register_budget.h"
 #include "tile_staging.h"
 
 namespace cascade {
@@ -29,6 +30,15 @@ bool fused(const CarryScan &p, CarryKernels carries) {
 // each use costs K products, free at K ≤ 4 where it is read once per row or column of a tile,
 // but at K = 16 the inlined expressions took Halide over 5 minutes to compile).
 bool stored(const CarryScan &p, CarryKernels carries) { return p.K > 4 || carries != CarryKernels::inline_; }
+
+// `f`'s outermost GPU block variable `v`, renamed to carry a register budget (0: none), for the
+// kernel's name (schedules/register_budget.h).
+Var with_budget(Func f, Var v, int registers) {
+    if (registers == 0) return v;
+    Var budgeted(register_budget_name(v.name(), registers));
+    f.rename(v, budgeted);
+    return budgeted;
+}
 
 }  // namespace
 
@@ -168,16 +178,17 @@ void schedule_edge_pass_cuda(EdgePass &pass, Func source, int b, int rows) {
 // per column (row) then runs the short scan over chunks. Unrolling the chunk (kChunk·K steps of K
 // products) is what keeps the state in registers; beyond K = 4 it took LLVM minutes per
 // variant (K = 16: over 7 minutes) for orders whose speed matters less.
-void schedule_carry_cuda(CarryScan p, bool stored) {
+void schedule_carry_cuda(CarryScan p, bool stored, int registers) {
     const bool unrolled = p.K <= 4;
     Var io("io"), ii("ii");
     // The zero-state chunk scans: what is stored of them, a thread per line and chunk.
     Func chunk_scans = p.form == CarryForm::powers ? p.local : p.chunk_end;
     const std::vector<Var> args = chunk_scans.args();  // i, n (or s), chunk, c
+    Var c = with_budget(chunk_scans, args[3], registers);
     chunk_scans.compute_root()
         .split(args[0], io, ii, 64, TailStrategy::GuardWithIf)
-        .reorder(args[1], ii, io, args[2], args[3])
-        .gpu_blocks(io, args[2], args[3])
+        .reorder(args[1], ii, io, args[2], c)
+        .gpu_blocks(io, args[2], c)
         .gpu_threads(ii);
     if (p.form == CarryForm::rescan) chunk_scans.bound(args[1], 0, p.K);
     p.within.compute_at(chunk_scans, ii);
@@ -229,7 +240,8 @@ void schedule_carry_cuda(CarryScan p, bool stored) {
 // cross threads, in shared memory; the rest stays in registers. With two carries (P, then E of
 // one dimension: `out` is completed_carries) E's zero-state scans read P's tiles, rescanned again
 // where they are read.
-void schedule_carries_in_one_kernel_cuda(Func out, int states, const std::vector<CarryScan> &carries) {
+void schedule_carries_in_one_kernel_cuda(Func out, int states, const std::vector<CarryScan> &carries,
+                                         int registers = 0) {
     // Lines per block: 8 while their chunks' states fit in shared memory (4 states × 8 lines × K ≤ 4
     // × 64 chunks: 32 KB), then one (up to 512 chunks: 4096 tiles along a dimension, 32 KB).
     constexpr int kLines = 8, kFewChunks = 64, kChunkThreads = 16;
@@ -238,6 +250,7 @@ void schedule_carries_in_one_kernel_cuda(Func out, int states, const std::vector
     const Expr chunks = carries[0].chunks;
     Var io("io"), ii("ii"), chunk("chunk"), v("v"), co("co"), ci("ci");
     const std::vector<Var> a = out.args();  // i, s, t, c
+    const Var c = with_budget(out, a[3], registers);
     out.compute_root().bound(a[1], 0, states);
     auto lines_per_block = [&](Stage stage, int lines) {
         // RoundUp: the lines are whole tiles (a multiple of 8); a guarded split let Halide size the
@@ -245,8 +258,8 @@ void schedule_carries_in_one_kernel_cuda(Func out, int states, const std::vector
         stage.split(a[0], io, ii, lines, TailStrategy::RoundUp)
             .split(a[2], chunk, v, TiledLayout::kChunk, TailStrategy::RoundUp)
             .split(chunk, co, ci, kChunkThreads, TailStrategy::GuardWithIf)
-            .reorder(a[1], v, ii, ci, co, io, a[3])
-            .gpu_blocks(io, a[3])
+            .reorder(a[1], v, ii, ci, co, io, c)
+            .gpu_blocks(io, c)
             .gpu_threads(ii, ci)
             .unroll(a[1])
             .unroll(v);
@@ -334,8 +347,11 @@ void schedule_iir_tiled_cuda(IirTiledFuncs &f, int rows, CarryKernels carries) {
         } else if (fused(P, carries)) {
             // K > 1: a kernel per carry. Both in one needed 255 registers a thread, which the
             // JIT's cap of 64 (Halide's HL_CUDA_JIT_MAX_REGISTERS) spilled (H100, 8192², 6-order3:
-            // the columns' kernel 146 µs against 104 in six kernels).
-            for (const CarryScan &p : {P, E}) schedule_carries_in_one_kernel_cuda(p.func, p.K, {p});
+            // the columns' kernel 146 µs against 104 in six kernels). E's kernel, which forms
+            // Ē(t + 1) + Mc·P(t), spilled alone under the cap: uncapped, 92.5 → 45.3 µs (columns)
+            // and 93.0 → 46.6 (rows), where P's took 22.8 → 23.7 (H100, 8192², 6-order3, ncu).
+            schedule_carries_in_one_kernel_cuda(P.func, P.K, {P});
+            schedule_carries_in_one_kernel_cuda(E.func, E.K, {E}, kUncappedRegisters);
         } else {
             schedule_carry_cuda(P, stored(P, carries));
             schedule_carry_cuda(E, stored(E, carries));

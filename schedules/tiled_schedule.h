@@ -25,7 +25,9 @@ void schedule_carry_cpu(CarryScan p, int lanes = kCpuLanes);
 void schedule_tile_cuda(TileScans t, Halide::Func source, int b, int rows);
 void schedule_scans_cuda(TileScans t);
 void schedule_edge_pass_cuda(EdgePass &pass, Halide::Func source, int b, int rows);
-void schedule_carry_cuda(CarryScan p, bool stored);
+// `registers`: the chunk scans' kernel's register budget (schedules/register_budget.h), 0 for the
+// JIT's cap.
+void schedule_carry_cuda(CarryScan p, bool stored, int registers = 0);
 // Where the GPU completes the carries (the `carries` knob): `automatic`, the measured rule of
 // tiled_schedule.cpp; `stored`, every carry in a kernel of its own; `inline`, every carry where it
 // is read, but above K = 4 (minutes of compilation a variant).

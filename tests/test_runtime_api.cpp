@@ -11,7 +11,9 @@
 #include "cuda_support.h"
 #include "file_bytes.h"
 #include "io/image_io.h"
+#include "runtime/cuda_register_budget.h"
 #include "runtime/reference.h"
+#include "schedules/register_budget.h"
 #include "test_support.h"
 
 #ifdef CASCADE_TEST_CUDA_RUNTIME
@@ -78,6 +80,36 @@ TEST_P(PlanThreads, GaussianPlansOfEveryMethodShareAcrossThreads) {
 
 INSTANTIATE_TEST_SUITE_P(Devices, PlanThreads, ::testing::Values(DeviceChoice::cpu, DeviceChoice::cuda),
                          [](const auto &info) { return info.param == DeviceChoice::cpu ? "cpu" : "cuda"; });
+
+// The kernels' register budgets (schedules/register_budget.h), as the runtime writes them into a
+// pipeline's PTX before the driver compiles it.
+TEST(RegisterBudget, MarkedKernelsGetTheirBudgetAndTheRestIsUnchanged) {
+    const std::string marked = "_kernel_f_s0_" + register_budget_name("c", 255) + "___block_id_y";
+    const std::string ptx =
+        ".version 7.0\n.visible .entry _kernel_g_s0_c___block_id_x(\n\t.param .u64 a\n)\n{\n}\n"
+        ".visible .entry " +
+        marked + "(\n\t.param .u64 a,\n\t.param .u32 b\n)\n{\n}\n";
+    const std::string out = apply_register_budgets(ptx);
+    const std::string expected_marked_head =
+        ".visible .entry " + marked + "(\n\t.param .u64 a,\n\t.param .u32 b\n)\n.maxnreg 255\n{";
+    EXPECT_NE(out.find(expected_marked_head), std::string::npos) << out;
+    EXPECT_EQ(out.find(".maxnreg"), out.rfind(".maxnreg")) << "only the marked kernel: " << out;
+    EXPECT_EQ(out.size(), ptx.size() + std::string("\n.maxnreg 255").size());
+    const std::string plain = ".visible .entry _kernel_g(\n)\n{\n}\n";
+    EXPECT_EQ(apply_register_budgets(plain), plain);
+    EXPECT_EQ(apply_register_budgets(""), "");
+}
+
+TEST(RegisterBudget, RefusesMarksWithoutABudgetOrOutOfRange) {
+    const auto entry = [](const std::string &name) { return ".visible .entry " + name + "(\n)\n{\n}\n"; };
+    EXPECT_THROW(apply_register_budgets(entry(std::string("_kernel_f") + kRegisterBudgetMark + "_x")),
+                 std::invalid_argument);
+    EXPECT_THROW(apply_register_budgets(entry("_kernel_f_" + register_budget_name("c", 300))),
+                 std::invalid_argument);
+    EXPECT_THROW(apply_register_budgets(entry("_kernel_f_" + register_budget_name("c", 8))),
+                 std::invalid_argument);
+    EXPECT_NO_THROW(apply_register_budgets(entry("_kernel_f_" + register_budget_name("c", 16))));
+}
 
 TEST(CudaWrap, RefusesNullPointersAndEmptyShapes) {
     EXPECT_THROW(cuda::wrap<float>(nullptr, 4, 4), Error);
