@@ -22,6 +22,9 @@ public:
     GeneratorParam<bool> exact{"exact", false};
     // Samples per block of the GPU's block-parallel form (generators/twoway_tiled.h).
     GeneratorParam<int> block{"block", 32, 8, 128};
+    // The last section is first order (its a2 is not read): van Vliet's real pole, whose one state
+    // is all the GPU's carries keep of it (generators/twoway_tiled.h).
+    GeneratorParam<bool> first_order_last{"first_order_last", false};
 
     Input<Buffer<float>> input{"input", 3};
     Input<Buffer<float>> coefficients{"coefficients", 2};  // (k, n): gain, a1, a2 of section n
@@ -42,8 +45,11 @@ public:
 
     void generate() {
         std::vector<cascade::TwoWaySection> q;
-        for (int n = 0; n < sections; n++)
-            q.push_back({coefficients(0, n), coefficients(1, n), coefficients(2, n)});
+        for (int n = 0; n < sections; n++) {
+            const bool first_order = first_order_last && n == sections - 1;
+            q.push_back(
+                {coefficients(0, n), coefficients(1, n), first_order ? Expr(0.0f) : coefficients(2, n)});
+        }
         coefficients.dim(0).set_bounds(0, 3);
         coefficients.dim(1).set_bounds(0, sections);
         kernel.dim(0).set_min(0);

@@ -3,10 +3,15 @@
 // filter, each half line cut into blocks of b samples counted from the centre, its two passes
 // completed across the blocks by the carry algebra of Nehab et al. 2011's algorithm 3.
 //
-// A half line is addressed by the distance j ≥ 1 from the centre; block t holds j − 1 ∈
-// [t·b, t·b + b), sample i of it is j = t·b + i + 1, and samples past the half's end are zero.
-// Per block, with the sections' states as K = 2S values (section σ's output d + 1 samples before
-// the scan's first, k = 2σ + d):
+// The left half holds the samples before the centre m, the right half m itself and those after:
+// sample i of block t of a half is the (t·b + i)-th from the centre (m − 1 − (t·b + i) on the
+// left, m + t·b + i on the right), and samples past the half's end are zero. Both halves thus
+// share one block grid, which falls on whole 128-byte lines where m is a multiple of b (every
+// even power of two), so that the steps' loads and stores are aligned. On the right half's first
+// sample, the centre, every section's outward output is set to the seed instead of scanned.
+// Per block, with the sections' states as K values (section σ's outputs d + 1 samples before the
+// scan's first, d < 2 for a second-order section, d = 0 for a first-order one, whose a2 is the
+// constant zero: van Vliet's real pole keeps one state, not two):
 //   1. `edges`: the inward scan (i falling) from a zero state and the outward scan (i rising)
 //      of its result from a zero state; their leaving states Ā(t) and B̄(t);
 //   2. the carries: A(t), the state entering block t from block t + 1, and B(t), entering it
@@ -16,8 +21,9 @@
 //        B(t) = B̄(t − 1) + M·B(t − 1) + Mc·A(t − 1),
 //      M the state after b steps from a unit state with zero input (the same both ways: the
 //      passes share their coefficients), Mc what the inward entering state adds to the outward
-//      leaving state; both recurrences completed by tile_scans.h's chunked scans, the half lines
-//      (s, o, c) as its lines (o) and channels (s + 2c);
+//      leaving state (on the right half's first block, whose outward scan starts at its second
+//      sample, those of b − 1 steps); both recurrences completed by tile_scans.h's chunked scans,
+//      the half lines (s, o, c) as its lines (o) and channels (s + 2c);
 //   3. the inward scan seeded with A(t), the outward scan of it seeded with B(t), stored.
 // Aligning the blocks to the centre puts the seed on a block's edge and a half's far end where a
 // zero state over zero samples is exact, so no block is scanned twice.
@@ -38,9 +44,12 @@ namespace cascade {
 // samples (M: its leaving states); `unit_out` (i, σ, k) scans that result outward from a zero
 // state (Mc); `powers` (r, k, v) holds M^(v+1), by products over `power_steps` (r, v).
 struct TwoWayBlockMatrices {
-    Halide::Func table, unit_in, unit_out, powers;
-    Halide::RDom unit_in_scan, unit_out_scan, power_steps;
+    Halide::Func table, unit_in, unit_out, unit_out_tail, powers;
+    Halide::RDom unit_in_scan, unit_out_scan, unit_out_tail_scan, power_steps;
     int b = 0, K = 0;
+    // Past the layout's rows, the right half's first block's M and Mc: b − 1 steps, from its
+    // second sample (its first, the centre, set to the seed).
+    int first_right() const;
     int rows() const;  // the table's
 };
 
@@ -65,12 +74,12 @@ struct TwoWayTiledStep {
     Halide::RDom final_in_scan, final_out_scan;
     Halide::Func folded;   // (i, t, s, o, c): the step's result on the half lines (read by `out`)
     Halide::Func out;      // (x, y, c)
-    Halide::RDom written;  // where `out` is scattered: (i, t, s) over its first update
+    Halide::RDom written;  // where `out` is scattered: (i, t, s) over its update
 };
 
 // Defines `out` as twoway.h's two_way_step (boundary none) over lines of `extent` samples:
-// gathered from the blocks where read, or with `scatter` (a pipeline's output) written from them,
-// the blocks' samples by the first update and the centre points by the second.
+// gathered from the blocks where read, or with `scatter` (a pipeline's output) written from them
+// by its update.
 // `lines`: the lines' count (the extent across `dim`).
 TwoWayTiledStep two_way_tiled_step(Halide::Func out, Halide::Func in, Dim dim, Halide::Expr extent,
                                    Halide::Expr lines, const std::vector<TwoWaySection> &sections,

@@ -72,6 +72,20 @@ namespace {
 
 bool two_way_exact(Boundary boundary) { return boundary != Boundary::none && boundary != Boundary::zero; }
 
+// The variant that runs `g`: on the GPU under boundary none, the one whose carries keep a single
+// state of a first-order last section (van Vliet's real pole), where the build has it and `g`'s
+// last section (after the zero sections that pad it to the variant's count) is one.
+const Variant &two_way_variant(const TwoWayGaussian &g, Device device, Boundary boundary) {
+    const int sections = int(g.sections.size());
+    if (two_way_exact(boundary)) return find_variant("twoway_exact", sections, device);
+    const Variant &generic = find_variant("twoway", sections, device);
+    const Variant *first_order_last = lookup_variant("twoway_first_order_last", sections, device);
+    if (first_order_last && first_order_last->order == generic.order &&
+        two_way_coefficients(g, generic.order)[3 * generic.order - 1] == 0.0f)
+        return *first_order_last;
+    return generic;
+}
+
 // (q, k, side) as the variant reads it.
 Halide::Runtime::Buffer<float> edge_buffer(TwoWayEdgeWeights &edges, int states) {
     if (edges.count == 0) return {};
@@ -83,8 +97,7 @@ Halide::Runtime::Buffer<float> edge_buffer(TwoWayEdgeWeights &edges, int states)
 }  // namespace
 
 TwoWayPlan::TwoWayPlan(const TwoWayGaussian &g, Device device, int width, int height, Boundary boundary)
-    : variant_(
-          &find_variant(two_way_exact(boundary) ? "twoway_exact" : "twoway", int(g.sections.size()), device)),
+    : variant_(&two_way_variant(g, device, boundary)),
       coefficients_(two_way_coefficients(g, variant_->order)),
       kernel_(g.kernel.begin(), g.kernel.end()),
       coefficient_buffer_(coefficients_.data(), 3, variant_->order),

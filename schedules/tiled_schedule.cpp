@@ -198,12 +198,29 @@ void schedule_carry_cuda(CarryScan p, bool stored, int registers) {
     }
     const std::vector<Var> cargs = p.chunk_state.args();  // i, n, c
     p.chunk_state.compute_root();
-    p.chunk_state.update()
-        .split(cargs[0], io, ii, 64, TailStrategy::GuardWithIf)
-        .reorder(p.chunk_steps.x, p.chunk_steps.y, ii, io, cargs[2])
-        .gpu_blocks(io, cargs[2])
-        .gpu_threads(ii)
-        .unroll(p.chunk_steps.x);
+    Stage chunk_steps = p.chunk_state.update();
+    chunk_steps.split(cargs[0], io, ii, 64, TailStrategy::GuardWithIf);
+    if (unrolled) {
+        // The chunks' end states loaded kChunksAhead chunks at a time, before the serial steps that
+        // read them, so that their loads are in flight together: twoway's inward chunk scans
+        // (K = 3) 30.6 → 11.0 µs (H100, 8192², ncu).
+        constexpr int kChunksAhead = 4;
+        RVar ahead("ahead"), step("step");
+        chunk_steps.split(p.chunk_steps.y, ahead, step, kChunksAhead, TailStrategy::GuardWithIf)
+            .reorder(p.chunk_steps.x, step, ahead, ii, io, cargs[2])
+            .unroll(step);
+        Func ends = chunk_scans.in(p.chunk_state);
+        const std::vector<Var> e = ends.args();  // i, n (or s), chunk, c
+        ends.compute_at(p.chunk_state, ahead)
+            .bound_extent(e[0], 1)
+            .bound_extent(e[1], p.K)
+            .bound_extent(e[2], kChunksAhead)
+            .bound_extent(e[3], 1);
+        for (Var v : e) ends.unroll(v);
+    } else {
+        chunk_steps.reorder(p.chunk_steps.x, p.chunk_steps.y, ii, io, cargs[2]);
+    }
+    chunk_steps.gpu_blocks(io, cargs[2]).gpu_threads(ii).unroll(p.chunk_steps.x);
     if (!stored) {
         if (p.form == CarryForm::rescan)
             throw std::invalid_argument("rescanned carries are completed where they are stored");

@@ -35,7 +35,8 @@ void schedule_two_way_block_matrices_cuda(TwoWayBlockMatrices m) {
         .reorder(a[0], ri, ro)
         .gpu_blocks(ro)
         .gpu_threads(ri);
-    for (auto [f, r] : {std::pair{m.unit_in, m.unit_in_scan}, std::pair{m.unit_out, m.unit_out_scan}}) {
+    for (auto [f, r] : {std::pair{m.unit_in, m.unit_in_scan}, std::pair{m.unit_out, m.unit_out_scan},
+                        std::pair{m.unit_out_tail, m.unit_out_tail_scan}}) {
         const std::vector<Var> u = f.args();  // i, σ, k
         f.compute_at(m.table, ro).bound(u[2], 0, m.K);
         f.update().reorder(r.x, r.y, u[2]).gpu_threads(u[2]);
@@ -124,11 +125,6 @@ void schedule_two_way_tiled_cuda(TwoWayTiledStep step, bool last) {
             .gpu_blocks(oo, w.y, w.z)
             .gpu_threads(w.x, ot);
         tile.compute_at(step.out, oo);
-        Var co("co"), ci("ci");
-        step.out.update(1)
-            .split(line, co, ci, 64, TailStrategy::GuardWithIf)
-            .gpu_blocks(co, a[2])
-            .gpu_threads(ci);
     }
     // (Bounded: the output's predicate would otherwise trim the last block, and the scans, sized
     // at run time, would leave the registers.)

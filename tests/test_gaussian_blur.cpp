@@ -220,12 +220,12 @@ TEST_P(TwoWayTest, MatchesDoubleReferenceOnAwkwardSizes) {
 
 // Half lines of many blocks: on the GPU each half line is cut into blocks of 32 samples and its
 // carries completed over chunks of 8 blocks (generators/twoway_tiled.h), so these cross chunks,
-// with lines of either parity and a last chunk cut short.
+// with lines of either parity, centres on and off the blocks' grid and a last chunk cut short.
 TEST_P(TwoWayTest, LongLinesMatchTheDoubleReference) {
     auto rng = rng_for_test();
     for (double sigma : {3.0, 10.0}) {
         const GaussianDesign design = design_gaussian(sigma, GaussianMethod::twoway);
-        for (Size size : {Size{1201, 3}, Size{2, 1500}, Size{577, 530}}) {
+        for (Size size : {Size{1201, 3}, Size{2, 1500}, Size{577, 530}, Size{512, 64}}) {
             const Image input = random_image(rng, size.width, size.height, 1);
             Image output(size.width, size.height, 1);
             std::fill(output.data.begin(), output.data.end(), std::numeric_limits<float>::quiet_NaN());
@@ -234,6 +234,26 @@ TEST_P(TwoWayTest, LongLinesMatchTheDoubleReference) {
             EXPECT_LE(relative_l2(reference::plane(output, 0), expected), 1e-5)
                 << "sigma " << sigma << " " << size.width << "x" << size.height;
         }
+    }
+}
+
+// Sections of the caller's own: a second-order last section, which the GPU runs on the variant
+// that keeps both of its states (runtime/gaussian_blur.cpp, two_way_variant), where van Vliet's
+// real pole takes the one that keeps one.
+TEST_P(TwoWayTest, SecondOrderLastSectionMatchesTheDoubleReference) {
+    auto rng = rng_for_test();
+    GaussianDesign design = design_gaussian(3.0, GaussianMethod::twoway);
+    RecursiveFilter last{1.0, {-(0.55 + 0.3), 0.55 * 0.3}};
+    last.gain = unit_dc_gain(last.feedback);
+    design.two_way.sections.back() = last;
+    for (Size size : {Size{1, 1}, Size{97, 131}, Size{1201, 3}, Size{2, 1500}, Size{256, 256}}) {
+        const Image input = random_image(rng, size.width, size.height, 1);
+        Image output(size.width, size.height, 1);
+        std::fill(output.data.begin(), output.data.end(), std::numeric_limits<float>::quiet_NaN());
+        gaussian_blur(input, output, design, {Boundary::none, GetParam()});
+        const auto expected = reference::two_way_2d(design.two_way, reference::plane(input, 0));
+        EXPECT_LE(relative_l2(reference::plane(output, 0), expected), 1e-5)
+            << size.width << "x" << size.height;
     }
 }
 
