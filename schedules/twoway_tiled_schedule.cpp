@@ -52,8 +52,10 @@ void schedule_two_way_block_matrices_cuda(TwoWayBlockMatrices m) {
 
 void schedule_two_way_tiled_cuda(TwoWayTiledStep step, bool last) {
     // Lines per GPU block, each block of b samples of a line one thread's. H100, 8192², ms per call,
-    // two rounds in one call: 64 lines 1.199, 1.209; 32 lines 1.223, 1.223; 128 lines 1.202, 1.210.
-    const int lines = 64, warp = 32;
+    // three rounds in one call (the aligned, K = 3 form): 32 lines 0.878, 0.869, 0.873; 64 lines
+    // 0.888, 0.887, 0.890; 128 lines 0.895, 0.895, 0.895. (The unaligned K = 4 form: 64 lines
+    // 1.199, 1.209; 32 lines 1.223, 1.223; 128 lines 1.202, 1.210.)
+    const int lines = 32, warp = 32;
     const std::vector<Var> e = step.edges.args();  // k, t, s, o, c
     Var k = e[0], t = e[1], s = e[2], o = e[3], c = e[4];
     Var oo("oo"), oi("oi"), sc("sc");
