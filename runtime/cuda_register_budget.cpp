@@ -24,7 +24,7 @@ std::string apply_register_budgets(std::string_view ptx) {
         while (end < kernel.size() && kernel[end] >= '0' && kernel[end] <= '9') end++;
         if (end == digits || end - digits > 3)
             throw std::invalid_argument("kernel " + std::string(kernel) +
-                                        ": a register mark without a budget");
+                                        ": a register mark without a budget of 1 to 3 digits");
         const int budget = std::stoi(std::string(kernel.substr(digits, end - digits)));
         if (budget < 16 || budget > 255)
             throw std::invalid_argument("kernel " + std::string(kernel) +

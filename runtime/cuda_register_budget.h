@@ -9,8 +9,8 @@
 namespace cascade {
 
 // `ptx` with a `.maxnreg N` directive after the parameter list of every entry whose name holds
-// the mark and N; the rest unchanged. Throws std::invalid_argument on a mark without digits or a
-// budget outside [16, 255].
+// the mark and N; the rest unchanged. Throws std::invalid_argument on a mark without 1 to 3 digits or
+// a budget outside [16, 255].
 std::string apply_register_budgets(std::string_view ptx);
 
 }  // namespace cascade

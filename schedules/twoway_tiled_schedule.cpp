@@ -90,7 +90,7 @@ void schedule_two_way_tiled_cuda(TwoWayTiledStep step, bool last) {
     // completed and stored, 1.234; where read, 1.203; both carries in one kernel in the rescan
     // form (schedule_carries_in_one_kernel_cuda), 250 µs a step where these take 190 stored.
     // The outward chunk scans, which form B̄ + Mc·A with A completed where read, spilled under the
-    // JIT's 64 registers: uncapped, 65 → 43 µs (columns), 75 → 42 (rows) (H100, 8192², ncu).
+    // JIT's 64 registers: uncapped, 65 → 43 µs (columns), 75 → 42 (rows) (H100, 8192², K = 4, ncu).
     schedule_carry_cuda(step.inward, false);
     schedule_carry_cuda(step.outward, false, kUncappedRegisters);
 
@@ -118,7 +118,8 @@ void schedule_two_way_tiled_cuda(TwoWayTiledStep step, bool last) {
         const std::vector<Var> a = step.out.args();  // x, y, c
         Var line = step.dim == Dim::y ? a[0] : a[1];
         RDom w = step.written;  // i, t, s
-        // (Halide cannot prove that the blocks write different samples: they do, j ↦ m ∓ j.)
+        // (Halide cannot prove that the blocks write different samples: they do, sample j of a half
+        // to m − 1 − j on the left, m + j on the right.)
         step.out.update(0)
             .allow_race_conditions()
             .split(line, oo, oi, lines, TailStrategy::GuardWithIf)
