@@ -110,7 +110,7 @@ SatTiledFuncs define_sat_tiled(Func input, Expr width, Expr height, Func output,
     s.column_prefix = exclusive_prefix(s.carry_source, max(nx, ny), "carries");
     s.carries = s.column_prefix.result;
 
-    Expr left, corner;  // what seeds the tile's first column, and (2R1W) its first sample
+    Expr left, corner = zero;  // what seeds the tile's first column; (2R1W) what every sample adds
     if (overlapped) {
         // Eq. 45: P^T_{m,n}(V) = P^T_{m,n−1}(V) + s(P_{m−1,n}(Y)) + P^T_{m,n}(V̄), as a prefix over n.
         s.strip_totals = Func("strip_totals");
@@ -125,11 +125,11 @@ SatTiledFuncs define_sat_tiled(Func input, Expr width, Expr height, Func output,
         left = s.row_carries(ty * b + yi, tx, c);
     } else {
         // The corner, the sum of every tile above and left, is the prefix over earlier tile columns of
-        // their totals' carries. Its own small kernel: summed in the seeding update it ran once per
-        // thread (output kernel 192 → 236 µs at 8192² on the H100).
-        RDom earlier(0, nx, "earlier");
+        // their totals' carries.
+        RDom earlier = s.earlier = RDom(0, nx, "earlier");
         s.corner = Func("corner");
-        s.corner(tx, ty, c) = sum(select(earlier < tx, s.carries(columns + rows + earlier, ty, c), zero));
+        s.corner(tx, ty, c) = zero;
+        s.corner(tx, ty, c) += select(earlier < tx, s.carries(columns + rows + earlier, ty, c), zero);
         corner = s.corner(tx, ty, c);
         left = s.carries(columns + ty * b + yi, tx, c);
     }
@@ -153,9 +153,10 @@ SatTiledFuncs define_sat_tiled(Func input, Expr width, Expr height, Func output,
     }
     s.local(xi, 0, tx, ty, c) += top_seed;
     if (!overlapped) {
-        // Kasagi: the row sums to the left enter the first column and the corner its first sample,
-        // before the scans spread them.
-        s.local(0, yi, tx, ty, c) += left + select(yi == 0, corner, zero);
+        // Kasagi: the row sums to the left enter the first column before the scans spread them.
+        // The corner would enter its first sample and reach every sample; added to each output
+        // instead, a tile's block can sum it while its samples load (schedules/sat_schedule.cpp).
+        s.local(0, yi, tx, ty, c) += left;
     }
     s.column_scan = s.local.num_update_definitions();
     s.local(xi, s.scan, tx, ty, c) += s.local(xi, s.scan - 1, tx, ty, c);
@@ -166,7 +167,8 @@ SatTiledFuncs define_sat_tiled(Func input, Expr width, Expr height, Func output,
     }
     s.row_scan = s.local.num_update_definitions();
     s.local(s.scan, yi, tx, ty, c) += s.local(s.scan - 1, yi, tx, ty, c);
-    output(x, y, c) = s.local(x % b, y % b, x / b, y / b, c);
+    output(x, y, c) =
+        s.local(x % b, y % b, x / b, y / b, c) + substitute({{tx.name(), x / b}, {ty.name(), y / b}}, corner);
     return s;
 }
 

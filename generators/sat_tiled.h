@@ -40,6 +40,7 @@ struct SatTiledFuncs {
     Halide::RDom scan;        // over [1, b): the in-tile scans
     Halide::RDom across;      // over [0, b): the tile sums
     Halide::RDom whole_tile;  // overlapped: the reduction of strip_totals
+    Halide::RDom earlier;     // 2R1W: the corner's sum over the tile columns to the left
     Halide::Var x, y, c, i, k, j, t, tx, ty, xi, yi;
 };
 

@@ -1,5 +1,8 @@
 // The tiled summed-area tables (generators/sat_tiled.h): algorithm = overlapped | 2r1w, and the
 // 2R1W of a rectangle inside a larger table (the (1+r)R1W split's bottom-right part).
+#include <stdexcept>
+#include <string>
+
 #include "generators/sat_tiled.h"
 #include "schedules/sat_schedule.h"
 
@@ -16,6 +19,8 @@ public:
     GeneratorParam<std::string> algorithm{"algorithm", "2r1w"};
     GeneratorParam<int> tile{"tile", 64};
     GeneratorParam<int> rows{"rows", 4};  // GPU: tile rows moved per pass, threads = tile × rows
+    // GPU, 2r1w: where each tile's corner is summed, "block" (the tile's) or "kernel" (its own).
+    GeneratorParam<std::string> corner{"corner", "block"};
 
     GeneratorInput<Buffer<>> input{"input", 3};
     GeneratorOutput<Buffer<Table>> output{"output", 3};
@@ -32,7 +37,9 @@ protected:
             output.dim(d).set_min(0);
         }
         if (this->get_target().has_gpu_feature()) {
-            cascade::schedule_sat_tiled_cuda(f, rows);
+            if (corner.value() != "block" && corner.value() != "kernel")
+                throw std::invalid_argument("corner must be block or kernel, not " + corner.value());
+            cascade::schedule_sat_tiled_cuda(f, rows, corner.value() == "block");
         } else {
             cascade::schedule_sat_tiled_cpu(f);
         }

@@ -9,6 +9,7 @@
 #include "cascade/planes.h"
 #include "pipeline_call.h"
 #include "sat_one_read.h"
+#include "sat_variant.h"
 
 // Present when the build links Halide's CUDA runtime; null otherwise.
 extern "C" const halide_device_interface_t *halide_cuda_device_interface() __attribute__((weak));
@@ -50,6 +51,12 @@ const Variant &find_sat_variant(const std::string &kind, halide_type_t in, halid
 
 }  // namespace
 
+std::string two_read_kind(long long width, long long height, Device device) {
+    const bool in_block =
+        device != Device::cuda || (width <= 8192 && width * height <= kCornerInBlockSamples);
+    return in_block ? "2r1w" : "2r1w_corner_kernel";
+}
+
 SatAlgorithm parse_sat_algorithm(const std::string &text) {
     for (const auto &n : kNames)
         if (text == n.name) return n.algorithm;
@@ -82,8 +89,10 @@ void summed_area_table(halide_buffer_t *input, halide_buffer_t *output, SatAlgor
                                   find_sat_variant("2r1w", input->type, output->type, device),
                                   find_sat_variant("2r1w_bounded", input->type, output->type, device));
     }
-    const Variant &variant =
-        find_sat_variant(sat_algorithm_name(algorithm), input->type, output->type, device);
+    const std::string kind = algorithm == SatAlgorithm::two_read
+                                 ? two_read_kind(input->dim[0].extent, input->dim[1].extent, device)
+                                 : sat_algorithm_name(algorithm);
+    const Variant &variant = find_sat_variant(kind, input->type, output->type, device);
     PipelineCall call;
     call.buffer("input", input).buffer("output", output);
     call.run(variant);

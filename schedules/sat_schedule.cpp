@@ -51,8 +51,11 @@ void schedule_sat_tiled_cpu(SatTiledFuncs &f) {
     }
 
     // Stage 2: the carries, vectorized across carries.
-    for (Func g : small_funcs(f))
+    for (Func g : small_funcs(f)) {
         g.compute_root().parallel(g.args()[1]).vectorize(g.args()[0], 8, TailStrategy::GuardWithIf);
+        for (int u = 0; u < g.num_update_definitions(); u++)
+            g.update(u).parallel(g.args()[1]).vectorize(g.args()[0], 8, TailStrategy::GuardWithIf);
+    }
     for (TilePrefix *p : prefixes(f)) {
         p->chunk_sums.compute_root().parallel(p->u).vectorize(p->j, 8, TailStrategy::GuardWithIf);
         p->result.compute_root().parallel(p->t).vectorize(p->j, 8, TailStrategy::GuardWithIf);
@@ -69,7 +72,7 @@ void schedule_sat_tiled_cpu(SatTiledFuncs &f) {
     f.local.update(f.row_scan).reorder(f.yi, f.scan.x).vectorize(f.yi, 8);
 }
 
-void schedule_sat_tiled_cuda(SatTiledFuncs &f, int rows_per_pass) {
+void schedule_sat_tiled_cuda(SatTiledFuncs &f, int rows_per_pass, bool corner_in_block) {
     const int b = f.tile;
 
     // Stage 1: one block per tile; the tile staged in shared memory, its rows padded by one
@@ -86,33 +89,66 @@ void schedule_sat_tiled_cuda(SatTiledFuncs &f, int rows_per_pass) {
     }
 
     // Stage 2: the carries. Each thread runs one chunk of a prefix in registers.
-    for (Func g : small_funcs(f)) {
+    if (f.strip_totals.defined()) {
         Var fo("fo"), fi("fi");
-        g.compute_root()
+        f.strip_totals.compute_root()
             .split(f.tx, fo, fi, 64, TailStrategy::GuardWithIf)
             .gpu_blocks(fo, f.ty, f.c)
             .gpu_threads(fi);
     }
     for (TilePrefix *p : prefixes(f)) {
-        Var jo("jo"), ji("ji"), uo("uo");
-        p->chunk_sums.compute_root()
-            .split(p->j, jo, ji, 64, TailStrategy::GuardWithIf)
-            .gpu_blocks(jo, p->u, p->c)
-            .gpu_threads(ji);
+        // One kernel per prefix: a block holds kLines lines and all their chunks, the chunks'
+        // totals in shared memory, each thread's chunk in registers. H100, 2r1w: the totals in a
+        // kernel of their own (64 lines a block, a chunk a block) and the prefix in a second
+        // took 4.2 + 4.5 µs at 2048², 5.1 + 5.6 at 4096², 7.2 + 8.4 at 8192² (ncu).
+        constexpr int kLines = 32, kChunkThreads = 8;
+        Var jo("jo"), ji("ji"), uo("uo"), co("co"), ci("ci"), so("so"), si("si");
         p->result.compute_root()
             .split(p->t, uo, p->v, TilePrefix::kChunk, TailStrategy::RoundUp)
-            .split(p->j, jo, ji, 64, TailStrategy::GuardWithIf)
-            .reorder(p->v, ji, jo, uo, p->c)
-            .gpu_blocks(jo, uo, p->c)
-            .gpu_threads(ji)
+            .split(p->j, jo, ji, kLines, TailStrategy::GuardWithIf)
+            .split(uo, co, ci, kChunkThreads, TailStrategy::GuardWithIf)
+            .reorder(p->v, co, ji, ci, jo, p->c)
+            .gpu_blocks(jo, p->c)
+            .gpu_threads(ji, ci)
             .unroll(p->v);
-        p->chunk_prefix.compute_at(p->result, ji);
-        p->within.compute_at(p->result, ji).unroll(p->v);
+        p->chunk_sums.compute_at(p->result, jo)
+            .split(p->u, so, si, kChunkThreads, TailStrategy::GuardWithIf)
+            .reorder(so, p->j, si)
+            .gpu_threads(p->j, si);
+        p->chunk_prefix.compute_at(p->result, co);
+        p->within.compute_at(p->result, co).unroll(p->v);
         p->within.update().unroll(p->steps.x);
     }
 
     // Stage 3: one block per tile: seed, scan in shared memory, write.
-    compute_one_tile_at(f.local, f.output, tile_output_cuda(f.output, f.x, f.y, f.c, b, rows_per_pass), b, b);
+    const Var block = tile_output_cuda(f.output, f.x, f.y, f.c, b, rows_per_pass);
+    compute_one_tile_at(f.local, f.output, block, b, b);
+    if (f.corner.defined() && corner_in_block) {
+        // 2R1W's corner summed by the tile's block in two levels: b threads each add every b-th
+        // earlier tile column's carry, 8 threads 8 of those sums each, one thread the 8. It delays
+        // the block's loads: H100, GiP/s 2048² / 4096² / 8192² / 16384², against a kernel of its own
+        // (4.2 / 4.7 / 5.8 µs, ncu): 140 / 175 / 200 / 215 → 158 / 177 / 198 / 203. One thread
+        // adding the b sums: 152 / 167 / 189 at the first three; 256 threads, then 16: 82 / 86 / 90.
+        RVar eo("eo"), ei("ei"), lo("lo"), li("li");
+        Var lane("lane"), lane8("lane8");
+        Func by_lane =
+            f.corner.update().split(f.earlier.x, eo, ei, b, TailStrategy::GuardWithIf).rfactor(ei, lane);
+        Func by_eight = f.corner.update().split(ei, lo, li, 8).rfactor(li, lane8);
+        f.corner.compute_at(f.output, block);
+        for (auto [partial, v] : {std::pair{by_lane, lane}, std::pair{by_eight, lane8}}) {
+            partial.compute_at(f.output, block).gpu_threads(v);
+            partial.update().gpu_threads(v);
+        }
+    } else if (f.corner.defined()) {
+        // A thread per tile, its loop over the tile columns to the left in registers.
+        Var fo("fo"), fi("fi");
+        Func corners = f.corner.in(f.output);
+        corners.compute_root()
+            .split(f.tx, fo, fi, 64, TailStrategy::GuardWithIf)
+            .gpu_blocks(fo, f.ty, f.c)
+            .gpu_threads(fi);
+        f.corner.compute_at(corners, fi);
+    }
     stage_tile(f.local, f.xi, f.yi, b, rows_per_pass);
     // The first-row seed runs over xi, the first-column seeds over yi: one thread per sample.
     for (int u : edge_updates(f)) {

@@ -7,7 +7,9 @@
 
 #include "cascade/error.h"
 #include "cascade/sat.h"
+#include "pipeline_call.h"
 #include "reference.h"
+#include "sat_variant.h"
 #include "test_support.h"
 #include "variants.h"
 
@@ -184,6 +186,44 @@ TEST(SatLarge, FloatTablesOf8192SquaredStayAccurate) {
         std::printf("8192^2 %s: relative L2 %.3g\n", sat_algorithm_name(a), error);
         EXPECT_LE(error, 2e-6) << sat_algorithm_name(a);
     }
+}
+
+// The GPU's 2R1W for large images (its corners summed in a kernel of their own) at the awkward
+// sizes, called directly: the library routes only images above 2^25 samples to it.
+TEST(SatCornerKernel, FloatMatchesReference) {
+    std::string why;
+    if (skip_cuda(why)) GTEST_SKIP() << why;
+    const Variant &variant = find_variant("sat_2r1w_corner_kernel_f32_f32", 0, Device::cuda);
+    auto rng = testing::rng_for_test();
+    for (Size s : kSizes) {
+        Halide::Runtime::Buffer<float> input(s.width, s.height, 1), table(s.width, s.height, 1);
+        reference::Matrix samples(s.height, s.width);
+        for (int y = 0; y < s.height; y++)
+            for (int x = 0; x < s.width; x++)
+                samples(y, x) = input(x, y, 0) = std::uniform_real_distribution<float>(0, 1)(rng);
+        table.fill(std::numeric_limits<float>::quiet_NaN());
+        input.set_host_dirty();
+        table.set_host_dirty();
+        PipelineCall call;
+        call.buffer("input", input.raw_buffer()).buffer("output", table.raw_buffer());
+        call.run(variant);
+        table.copy_to_host();
+        reference::Matrix got(s.height, s.width);
+        for (int y = 0; y < s.height; y++)
+            for (int x = 0; x < s.width; x++) got(y, x) = table(x, y, 0);
+        EXPECT_LE(testing::relative_l2(got, reference::summed_area_table(samples)), 2e-6)
+            << s.width << "x" << s.height;
+    }
+}
+
+TEST(Sat, TwoReadSumsCornersInTheTilesBlocksUpTo2To25Samples) {
+    EXPECT_EQ(two_read_kind(4096, 4096, Device::cuda), "2r1w");
+    EXPECT_EQ(two_read_kind(8192, 4096, Device::cuda), "2r1w");
+    EXPECT_EQ(two_read_kind(5000, 3001, Device::cuda), "2r1w");
+    EXPECT_EQ(two_read_kind(8192, 4097, Device::cuda), "2r1w_corner_kernel");
+    EXPECT_EQ(two_read_kind(8193, 64, Device::cuda), "2r1w_corner_kernel");
+    EXPECT_EQ(two_read_kind(16384, 16384, Device::cuda), "2r1w_corner_kernel");
+    EXPECT_EQ(two_read_kind(16384, 16384, Device::cpu), "2r1w");
 }
 
 TEST(Sat, OutputTypeFollowsTheLargestPossibleSum) {

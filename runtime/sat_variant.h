@@ -1,0 +1,19 @@
+#pragma once
+// Which tiled 2R1W variant serves an image (runtime/sat.cpp).
+#include <string>
+
+#include "variants.h"
+
+namespace cascade {
+
+// The planes' size up to which the GPU's 2R1W sums each tile's corner in the tile's block:
+// one kernel fewer, but the block's loads wait for the sum. H100, GiP/s, the corner in a kernel
+// of its own → in the block: 2048² 140 → 158, 4096² 175 → 177, 5000×3001 165 → 170,
+// 8192² 200 → 198, 16384² 215 → 203 (docs/performance.md).
+constexpr long long kCornerInBlockSamples = 1LL << 25;
+
+// "2r1w", or on the GPU above kCornerInBlockSamples (or wider than 8192: more tile columns than
+// the block's two loads a thread) "2r1w_corner_kernel".
+std::string two_read_kind(long long width, long long height, Device device);
+
+}  // namespace cascade
