@@ -154,8 +154,8 @@ SatTiledFuncs define_sat_tiled(Func input, Expr width, Expr height, Func output,
     s.local(xi, 0, tx, ty, c) += top_seed;
     if (!overlapped) {
         // Kasagi: the row sums to the left enter the first column before the scans spread them.
-        // The corner would enter its first sample and reach every sample; added to each output
-        // instead, a tile's block can sum it while its samples load (schedules/sat_schedule.cpp).
+        // The corner, which Kasagi add to the first sample, is added to each output instead: the
+        // large value then skips the scans' roundings (relative L2 at 8192²: 2.5e-7 → 1.5e-7).
         s.local(0, yi, tx, ty, c) += left;
     }
     s.column_scan = s.local.num_update_definitions();
