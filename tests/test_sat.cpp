@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <random>
+#include <type_traits>
 
 #include "cascade/error.h"
 #include "cascade/sat.h"
@@ -189,31 +191,59 @@ TEST(SatLarge, FloatTablesOf8192SquaredStayAccurate) {
 }
 
 // The GPU's 2R1W for large images (its corners summed in a kernel of their own) at the awkward
-// sizes, called directly: the library routes only images above 2^25 samples to it.
-TEST(SatCornerKernel, FloatMatchesReference) {
-    std::string why;
-    if (skip_cuda(why)) GTEST_SKIP() << why;
-    const Variant &variant = find_variant("sat_2r1w_corner_kernel_f32_f32", 0, Device::cuda);
-    auto rng = testing::rng_for_test();
+// sizes, called directly: the library routes only images above 2^25 samples to it. Floats within
+// the bound, integers exactly, two planes.
+template <typename In, typename Out>
+void check_corner_kernel(const std::string &types, std::mt19937_64 &rng) {
+    const Variant &variant = find_variant("sat_2r1w_corner_kernel_" + types, 0, Device::cuda);
     for (Size s : kSizes) {
-        Halide::Runtime::Buffer<float> input(s.width, s.height, 1), table(s.width, s.height, 1);
-        reference::Matrix samples(s.height, s.width);
-        for (int y = 0; y < s.height; y++)
-            for (int x = 0; x < s.width; x++)
-                samples(y, x) = input(x, y, 0) = std::uniform_real_distribution<float>(0, 1)(rng);
-        table.fill(std::numeric_limits<float>::quiet_NaN());
+        // The library takes a wider table where the largest sum would not fit (sat_output_type).
+        if (double(std::numeric_limits<In>::max()) * s.width * s.height >
+            double(std::numeric_limits<Out>::max()))
+            continue;
+        Halide::Runtime::Buffer<In> input(s.width, s.height, 2);
+        Halide::Runtime::Buffer<Out> table(s.width, s.height, 2);
+        input.for_each_value([&](In &v) {
+            if constexpr (std::is_floating_point_v<In>) {
+                v = std::uniform_real_distribution<In>(0, 1)(rng);
+            } else {
+                v = In(rng());
+            }
+        });
+        table.fill(std::numeric_limits<Out>::has_quiet_NaN ? std::numeric_limits<Out>::quiet_NaN() : Out(7));
         input.set_host_dirty();
         table.set_host_dirty();
         PipelineCall call;
         call.buffer("input", input.raw_buffer()).buffer("output", table.raw_buffer());
         call.run(variant);
         table.copy_to_host();
-        reference::Matrix got(s.height, s.width);
-        for (int y = 0; y < s.height; y++)
-            for (int x = 0; x < s.width; x++) got(y, x) = table(x, y, 0);
-        EXPECT_LE(testing::relative_l2(got, reference::summed_area_table(samples)), 2e-6)
-            << s.width << "x" << s.height;
+        for (int c = 0; c < 2; c++) {
+            reference::Matrix samples(s.height, s.width), got(s.height, s.width);
+            for (int y = 0; y < s.height; y++)
+                for (int x = 0; x < s.width; x++) {
+                    samples(y, x) = double(input(x, y, c));
+                    got(y, x) = double(table(x, y, c));
+                }
+            const reference::Matrix expected = reference::summed_area_table(samples);
+            if constexpr (std::is_floating_point_v<Out>) {
+                EXPECT_LE(testing::relative_l2(got, expected), 2e-6)
+                    << types << " " << s.width << "x" << s.height;
+            } else {
+                EXPECT_EQ(got, expected) << types << " " << s.width << "x" << s.height;
+            }
+        }
     }
+}
+
+TEST(SatCornerKernel, MatchesReferenceForEveryType) {
+    std::string why;
+    if (skip_cuda(why)) GTEST_SKIP() << why;
+    auto rng = testing::rng_for_test();
+    check_corner_kernel<float, float>("f32_f32", rng);
+    check_corner_kernel<uint8_t, uint32_t>("u8_u32", rng);
+    check_corner_kernel<uint16_t, uint32_t>("u16_u32", rng);
+    check_corner_kernel<uint8_t, uint64_t>("u8_u64", rng);
+    check_corner_kernel<uint16_t, uint64_t>("u16_u64", rng);
 }
 
 TEST(Sat, TwoReadSumsCornersInTheTilesBlocksUpTo2To25Samples) {
