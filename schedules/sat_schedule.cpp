@@ -100,8 +100,12 @@ void schedule_sat_tiled_cuda(SatTiledFuncs &f, int rows_per_pass, bool corner_in
         // One kernel per prefix: a block holds kLines lines and all their chunks, the chunks'
         // totals in shared memory, each thread's chunk in registers. H100, 2r1w: the totals in a
         // kernel of their own (64 lines a block, a chunk a block) and the prefix in a second
-        // took 4.2 + 4.5 µs at 2048², 5.1 + 5.6 at 4096², 7.2 + 8.4 at 8192² (ncu).
-        constexpr int kLines = 32, kChunkThreads = 8;
+        // took 4.2 + 4.5 µs at 2048², 5.1 + 5.6 at 4096², 7.2 + 8.4 at 8192² (ncu); this kernel
+        // 6.3 µs at 4096², 11.4 at 8192². Lines × chunk threads, GiP/s 4096² / 8192² /
+        // 16384 × 1024 (two runs): 16 × 8 178.5–180.1 / 202.7–203.1 / 151.1–153.0; 32 × 8
+        // 177.2–177.8 / 202.1–202.4 / 145.5–145.7; 8 × 8 177.3–177.5 / 201.1–201.4 / 149.4–150.1;
+        // 16 × 4 179.6–179.7 / 202.6–202.8 / 151.7–152.3; 64 × 4 173.1–173.4 / 199.4–199.9.
+        constexpr int kLines = 16, kChunkThreads = 8;
         Var jo("jo"), ji("ji"), uo("uo"), co("co"), ci("ci"), so("so"), si("si");
         p->result.compute_root()
             .split(p->t, uo, p->v, TilePrefix::kChunk, TailStrategy::RoundUp)
