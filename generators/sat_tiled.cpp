@@ -110,7 +110,10 @@ SatTiledFuncs define_sat_tiled(Func input, Expr width, Expr height, Func output,
     s.column_prefix = exclusive_prefix(s.carry_source, max(nx, ny), "carries");
     s.carries = s.column_prefix.result;
 
-    Expr left, corner = zero;  // what seeds the tile's first column; (2R1W) what every sample adds
+    // Outside a bounded rectangle, the table's row above it and its column left of it.
+    auto top = [&](Expr x) { return boundary->top(clamp(x, -1, width - 1), c); };
+    auto side = [&](Expr y) { return boundary->left(clamp(y, -1, height - 1), c); };
+    Expr left;  // what seeds the tile's first column
     if (overlapped) {
         // Eq. 45: P^T_{m,n}(V) = P^T_{m,n−1}(V) + s(P_{m−1,n}(Y)) + P^T_{m,n}(V̄), as a prefix over n.
         s.strip_totals = Func("strip_totals");
@@ -125,12 +128,12 @@ SatTiledFuncs define_sat_tiled(Func input, Expr width, Expr height, Func output,
         left = s.row_carries(ty * b + yi, tx, c);
     } else {
         // The corner, the sum of every tile above and left, is the prefix over earlier tile columns of
-        // their totals' carries.
+        // their totals' carries; around a bounded rectangle it gains what lies above and left of
+        // the rectangle (inclusion–exclusion on its two edges).
         RDom earlier = s.earlier = RDom(0, nx, "earlier");
         s.corner = Func("corner");
-        s.corner(tx, ty, c) = zero;
+        s.corner(tx, ty, c) = boundary ? top(tx * b - 1) + side(ty * b - 1) - top(-1) : zero;
         s.corner(tx, ty, c) += select(earlier < tx, s.carries(columns + rows + earlier, ty, c), zero);
-        corner = s.corner(tx, ty, c);
         left = s.carries(columns + ty * b + yi, tx, c);
     }
 
@@ -142,14 +145,10 @@ SatTiledFuncs define_sat_tiled(Func input, Expr width, Expr height, Func output,
     Expr top_seed = s.carries(tx * b + xi, ty, c);
     if (boundary) {
         // Outside the rectangle: the column sums above it are differences along the table's row
-        // above, the row sums left of it differences down the column left, and the corner gains
-        // what lies above and left of the rectangle (inclusion–exclusion on those two edges).
-        auto top = [&](Expr x) { return boundary->top(clamp(x, -1, width - 1), c); };
-        auto side = [&](Expr y) { return boundary->left(clamp(y, -1, height - 1), c); };
+        // above, the row sums left of it differences down the column left.
         Expr x = tx * b + xi, y = ty * b + yi;
         top_seed += top(x) - top(x - 1);
         left += side(y) - side(y - 1);
-        corner += top(tx * b - 1) + side(ty * b - 1) - top(-1);
     }
     s.local(xi, 0, tx, ty, c) += top_seed;
     if (!overlapped) {
@@ -167,8 +166,8 @@ SatTiledFuncs define_sat_tiled(Func input, Expr width, Expr height, Func output,
     }
     s.row_scan = s.local.num_update_definitions();
     s.local(s.scan, yi, tx, ty, c) += s.local(s.scan - 1, yi, tx, ty, c);
-    output(x, y, c) =
-        s.local(x % b, y % b, x / b, y / b, c) + substitute({{tx.name(), x / b}, {ty.name(), y / b}}, corner);
+    Expr tile_table = s.local(x % b, y % b, x / b, y / b, c);
+    output(x, y, c) = overlapped ? tile_table : tile_table + s.corner(x / b, y / b, c);
     return s;
 }
 

@@ -53,7 +53,7 @@ const Variant &find_sat_variant(const std::string &kind, halide_type_t in, halid
 
 std::string two_read_kind(long long width, long long height, Device device) {
     const bool in_block =
-        device != Device::cuda || (width <= 8192 && width * height <= kCornerInBlockSamples);
+        device != Device::cuda || (width <= kCornerInBlockColumns && width * height <= kCornerInBlockSamples);
     return in_block ? "2r1w" : "2r1w_corner_kernel";
 }
 

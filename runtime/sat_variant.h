@@ -11,9 +11,10 @@ namespace cascade {
 // of its own → in the block: 2048² 140 → 158, 4096² 175 → 177, 5000×3001 165 → 170,
 // 8192² 200 → 198, 16384² 215 → 203 (docs/performance.md).
 constexpr long long kCornerInBlockSamples = 1LL << 25;
+// And the widest: more tile columns than two loads a thread of the block's sum.
+constexpr long long kCornerInBlockColumns = 8192;
 
-// "2r1w", or on the GPU above kCornerInBlockSamples (or wider than 8192: more tile columns than
-// the block's two loads a thread) "2r1w_corner_kernel".
+// "2r1w", or on the GPU above kCornerInBlockSamples or kCornerInBlockColumns "2r1w_corner_kernel".
 std::string two_read_kind(long long width, long long height, Device device);
 
 }  // namespace cascade

@@ -16,6 +16,17 @@ std::vector<Func> small_funcs(const SatTiledFuncs &f) {
     return all;
 }
 
+// A small per-tile Func of stage 2 in a kernel of its own, a thread per tile; returns the
+// thread's var.
+Var thread_per_tile_cuda(Func g, const SatTiledFuncs &f) {
+    Var fo("fo"), fi("fi");
+    g.compute_root()
+        .split(f.tx, fo, fi, 64, TailStrategy::GuardWithIf)
+        .gpu_blocks(fo, f.ty, f.c)
+        .gpu_threads(fi);
+    return fi;
+}
+
 std::vector<TilePrefix *> prefixes(SatTiledFuncs &f) {
     std::vector<TilePrefix *> all = {&f.column_prefix};
     if (f.row_prefix_scan.result.defined()) all.push_back(&f.row_prefix_scan);
@@ -89,13 +100,7 @@ void schedule_sat_tiled_cuda(SatTiledFuncs &f, int rows_per_pass, bool corner_in
     }
 
     // Stage 2: the carries. Each thread runs one chunk of a prefix in registers.
-    if (f.strip_totals.defined()) {
-        Var fo("fo"), fi("fi");
-        f.strip_totals.compute_root()
-            .split(f.tx, fo, fi, 64, TailStrategy::GuardWithIf)
-            .gpu_blocks(fo, f.ty, f.c)
-            .gpu_threads(fi);
-    }
+    if (f.strip_totals.defined()) thread_per_tile_cuda(f.strip_totals, f);
     for (TilePrefix *p : prefixes(f)) {
         // One kernel per prefix: a block holds kLines lines and all their chunks, the chunks'
         // totals in shared memory, each thread's chunk in registers. H100, 2r1w: the totals in a
@@ -145,13 +150,8 @@ void schedule_sat_tiled_cuda(SatTiledFuncs &f, int rows_per_pass, bool corner_in
         }
     } else if (f.corner.defined()) {
         // A thread per tile, its loop over the tile columns to the left in registers.
-        Var fo("fo"), fi("fi");
         Func corners = f.corner.in(f.output);
-        corners.compute_root()
-            .split(f.tx, fo, fi, 64, TailStrategy::GuardWithIf)
-            .gpu_blocks(fo, f.ty, f.c)
-            .gpu_threads(fi);
-        f.corner.compute_at(corners, fi);
+        f.corner.compute_at(corners, thread_per_tile_cuda(corners, f));
     }
     stage_tile(f.local, f.xi, f.yi, b, rows_per_pass);
     // The first-row seed runs over xi, the first-column seeds over yi: one thread per sample.
