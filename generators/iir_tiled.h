@@ -60,9 +60,10 @@ struct ExactEdges {
 
 struct IirTiledFuncs {
     int b = 0, algorithm = 0;
-    Halide::Func samples;  // the input, zero outside the image
-    Halide::Expr full;     // where defined: whether the tiles cover the image exactly (specialized on)
-    Halide::Func level;    // exact boundaries: the level filtered about (c)
+    Halide::Func samples;      // the input, zero outside the image
+    Halide::Expr full;         // where defined: whether the tiles cover the image exactly (specialized on)
+    Halide::Expr output_full;  // where defined: `full`, and the output is whole tiles too
+    Halide::Func level;        // exact boundaries: the level filtered about (c)
     std::vector<EdgePass> edge_passes;           // algorithms 5, 6: one; algorithm 4: two
     CarryScan column_prologue, column_epilogue;  // P, E of the columns: (x, s, ty, c)
     CarryScan row_prologue, row_epilogue;        // P, E of the rows: (y, s, tx, c)
@@ -71,6 +72,7 @@ struct IirTiledFuncs {
     Halide::Func completed_columns, completed_rows;
     Halide::Func horizontal_table;  // the rows' matrices (tiled_layout.h), read by column_effect
     Halide::Func column_effect;     // algorithms 5, 6: (u, v, tx, ty, c) the column carries' dot products
+    Halide::RDom effect_sum;        // its sum over the tile's columns
     int column_states = 0, row_states = 0;  // extents of u and v: 2K of each dimension
     // Algorithms 5, 6: (y, s, tx, c) the rows' carries before completion, P then E (s ∈ [0, 2K)),
     // with what the completed column carries add to them.

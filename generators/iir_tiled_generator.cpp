@@ -99,6 +99,9 @@ public:
                                       cascade::rows_in_registers(scan_style, exact, get_target()),
                                       cascade::carry_form(carry_kernels, get_target()));
         set_bounds(down.state());
+        if (f.full.defined())
+            f.output_full =
+                f.full && output.dim(0).extent() % tile == 0 && output.dim(1).extent() % tile == 0;
         if (get_target().has_gpu_feature()) {
             cascade::schedule_iir_tiled_cuda(f, rows, carry_kernels);
         } else {

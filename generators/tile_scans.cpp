@@ -119,24 +119,32 @@ void add_scans(TileScans &t, Dim dim, const SectionCascade &f, int b, Expr valid
     scan.anticausal(f, valid, seeds.epilogue, capture, exact);
 }
 
-StagedSeeds stage_seeds(TileScans &t, int b, const Seeds &column, int KV, const Seeds &row, int KH) {
-    const std::vector<Var> a = t.func.args();
-    auto at = [=](bool is_column, Expr across, Expr s) {
-        return is_column ? std::vector<Expr>{across, b + s, a[2], a[3], a[4]}
-                         : std::vector<Expr>{b + s, across, a[2], a[3], a[4]};
+StagedSeeds stage_seeds(TileScans &t, const Seeds &column, int KV, const Seeds &row, int KH) {
+    const std::vector<Var> a = t.func.args();  // xi, yi, tx, ty, c
+    Var i("i"), s("s");
+    const int KC = column.prologue ? KV : 0, KR = row.prologue ? KH : 0;
+    t.seeds = Func(t.func.name() + "_seeds");
+    t.seed_count = 2 * (KC + KR);
+    // One seed of dimension `seeds` at offset k ∈ [0, 2K).
+    auto one = [&](const Seeds &seeds, int K, Expr k) {
+        return select(k < K, seeds.prologue(i, clamp(k, 0, K - 1)),
+                      seeds.epilogue(i, clamp(k - K, 0, K - 1)));
     };
-    auto stage = [&](const Seeds &seeds, int K, bool is_column) {
-        RDom r(0, b, 0, 2 * K, t.func.name() + (is_column ? "_column_seeds" : "_row_seeds"));
-        t.updates.push_back({t.func.num_update_definitions(), is_column, r.y, r.x});
-        t.func(at(is_column, r.x, r.y)) = select(r.y < K, seeds.prologue(r.x, min(r.y, K - 1)),
-                                                 seeds.epilogue(r.x, clamp(r.y - K, 0, K - 1)));
-        return Seeds{[=](Expr across, Expr s) { return t.func(at(is_column, across, s)); },
-                     [=](Expr across, Expr s) { return t.func(at(is_column, across, K + s)); }};
+    Expr value;
+    if (KC && KR) {
+        value = select(s < 2 * KC, one(column, KC, s), one(row, KR, s - 2 * KC));
+    } else {
+        value = KC ? one(column, KC, s) : one(row, KR, s);
+    }
+    t.seeds(i, s, a[2], a[3], a[4]) = value;
+    Func staged = t.seeds;
+    auto reader = [=](int first) {
+        return [=](Expr across, Expr st) { return staged(across, first + st, a[2], a[3], a[4]); };
     };
-    StagedSeeds staged;
-    if (column.prologue) staged.column = stage(column, KV, true);
-    if (row.prologue) staged.row = stage(row, KH, false);
-    return staged;
+    StagedSeeds out;
+    if (KC) out.column = Seeds{reader(0), reader(KC)};
+    if (KR) out.row = Seeds{reader(2 * KC), reader(2 * KC + KR)};
+    return out;
 }
 
 Expr entry(Func table, Expr column, Expr row) { return table(column, row); }

@@ -44,6 +44,9 @@ struct TileScans {
     // Its lines live in registers (one per GPU thread, every step unrolled), so every index into
     // it must be a constant once unrolled: a run-time one moves the line to local memory.
     bool in_registers = false;
+    // Its seeds (stage_seeds), (i, s, tx, ty, c): computed where the tile is, before it.
+    Halide::Func seeds;
+    int seed_count = 0;  // s ∈ [0, seed_count)
 };
 
 TileScans new_tile(const std::string &name, int columns, int rows);
@@ -122,15 +125,19 @@ private:
 void add_scans(TileScans &t, Dim dim, const SectionCascade &f, int b, Halide::Expr valid, const Seeds &seeds,
                bool capture, bool bounded, bool exact);
 
-// Copies a tile's seeds from the completed carries into the tile itself before any scan: the
-// column seeds to rows b + s, the row seeds to columns b + s, s ∈ [0, 2K) (the prologue, then the
-// epilogue), so that their global loads can overlap one another instead of each stalling the
-// first step of a scan behind a barrier (on the H100 this was measured only together with other
-// schedule changes: docs/performance.md). Returns seeds that read them back.
+// Copies a tile's seeds from the completed carries into a Func of its own (TileScans::seeds), one
+// line of the tile per i: the column seeds at s ∈ [0, 2K_V) (the prologue, then the epilogue), then
+// the row seeds at s ∈ [2K_V, 2K_V + 2K_H), all loaded in one step so that their global loads
+// overlap one another instead of each stalling the first step of a scan. Apart from the tile, so
+// that the tile holds only its b × b samples and loads nothing else: in the tile, as rows and
+// columns past b, they made the last pass load 2K more rows and columns of samples, behind a branch
+// (H100, the same call, with the output's RoundUp of schedules/tiled_schedule.cpp, GiP/s 6-order1 /
+// 6-order3: 8192² 156.6 / 99.4 → 181.8 / 109.5, 4096² 133.4 / 82.1 → 151.7 / 90.6, 2048² 96.7 /
+// 53.3 → 99.2 / 56.4). Returns seeds that read them.
 struct StagedSeeds {
     Seeds column, row;
 };
-StagedSeeds stage_seeds(TileScans &t, int b, const Seeds &column, int KV, const Seeds &row, int KH);
+StagedSeeds stage_seeds(TileScans &t, const Seeds &column, int KV, const Seeds &row, int KH);
 
 // The table entry of matrix row `row` (a TiledLayout row index) and column `column`.
 Halide::Expr entry(Halide::Func table, Halide::Expr column, Halide::Expr row);

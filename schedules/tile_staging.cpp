@@ -37,26 +37,37 @@ int staged_rows(int rows, int rows_per_pass) {
 }
 
 void stage_tile_through_registers(Func tile, Func source, Var xi, Var yi, int b, int rows_per_pass,
-                                  int columns, int rows) {
+                                  int columns, int rows, bool interleaved) {
     Var yt("yt"), yo("yo"), yb("yb"), yr("yr"), xo("xo"), xt("xt");
     const RowSplit r = row_split(rows, rows_per_pass);
-    tile.bound_storage(xi, std::max(columns, b) + 1)
-        .split(yi, yt, yo, r.batches * r.batch, TailStrategy::RoundUp)
-        .split(yo, yb, yr, r.batch, TailStrategy::RoundUp)
+    tile.bound_storage(xi, std::max(columns, b) + 1);
+    if (interleaved) {
+        // Row yi = (yb·batch + yr)·rows_per_pass + yt: every unrolled row then knows whether it is
+        // past the tile's b rows, whatever the thread, and rows past it fold to their constant.
+        tile.split(yi, yo, yt, rows_per_pass, TailStrategy::RoundUp);
+    } else {
+        tile.split(yi, yt, yo, r.batches * r.batch, TailStrategy::RoundUp);
+    }
+    tile.split(yo, yb, yr, r.batch, TailStrategy::RoundUp)
         .split(xi, xo, xt, b, TailStrategy::GuardWithIf)
         .reorder(yr, yb, xo, xt, yt)
         .gpu_threads(xt, yt)
         .unroll(xo)
         .unroll(yb)
         .unroll(yr);
+    // Interleaved, a batch's rows span (batch − 1)·rows_per_pass + 1 of the source's (the other
+    // threads' rows between them are never read, and their loads are dropped). The extent is
+    // fixed because where the tile's definition tests yi < b, the region is clipped there and
+    // would otherwise depend on the thread.
     Func loaded = source.in(tile);
     loaded.compute_at(tile, yb);
+    if (interleaved) loaded.bound_extent(loaded.args()[1], (r.batch - 1) * rows_per_pass + 1);
     for (const Var &v : loaded.args()) loaded.unroll(v);
 }
 
-Var tile_output_cuda(Func output, Var x, Var y, Var c, int b, int rows_per_pass) {
+Var tile_output_cuda(Stage output, Var x, Var y, Var c, int b, int rows_per_pass, TailStrategy tail) {
     Var xo("xo"), yt("yt"), xi("xi_out"), yi("yi_out"), yio("yio"), yii("yii");
-    output.tile(x, y, xo, yt, xi, yi, b, b, TailStrategy::GuardWithIf)
+    output.tile(x, y, xo, yt, xi, yi, b, b, tail)
         .split(yi, yio, yii, rows_per_pass)
         .reorder(yio, xi, yii, xo, yt, c)
         .gpu_blocks(xo, yt, c)

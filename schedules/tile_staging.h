@@ -11,20 +11,24 @@ namespace cascade {
 // columns past b are loaded by the same b threads, so a block stays b × rows_per_pass threads.
 void stage_tile(Halide::Func tile, Halide::Var xi, Halide::Var yi, int b, int rows_per_pass, int columns = 0);
 
-// The same, each thread staging `rows` / rows_per_pass consecutive rows (rounded up; see
-// staged_rows) of one column: its loads from `source` (the Func the tile's pure definition reads)
-// go to registers first, all issued before the first store to shared memory (interleaved
-// load–store pairs let ptxas keep only a few loads in flight). Measured on the H100 (algorithm 6,
-// 8192², GiP/s order 1 / order 3): with 4 rows of threads 121 / 69 interleaved, 113 / 67 through
-// registers; 2 rows through registers, the default, 117 / 74 (2 rows interleaved was not run).
+// The same, each thread staging `rows` / rows_per_pass rows of one column (rounded up; see
+// staged_rows), consecutive ones, or with `interleaved` every rows_per_pass-th (so that whether a
+// row lies past b is known at compile time): its loads from `source` (the Func the tile's pure
+// definition reads) go to registers first, all issued before the first store to shared memory
+// (alternating load–store pairs let ptxas keep only a few loads in flight). Measured on the H100
+// (algorithm 6, 8192², GiP/s order 1 / order 3): with 4 rows of threads 121 / 69 alternating, 113 /
+// 67 through registers; 2 rows through registers, the default, 117 / 74 (2 rows alternating was
+// not run).
 void stage_tile_through_registers(Halide::Func tile, Halide::Func source, Halide::Var xi, Halide::Var yi,
-                                  int b, int rows_per_pass, int columns, int rows);
+                                  int b, int rows_per_pass, int columns, int rows, bool interleaved = false);
 int staged_rows(int rows, int rows_per_pass);
 
 // The last pass of a tiled algorithm: `output` (x, y, c) written one b×b tile per GPU block by
-// b × rows_per_pass threads. Returns the block's var, where the tile's Func is computed.
-Halide::Var tile_output_cuda(Halide::Func output, Halide::Var x, Halide::Var y, Halide::Var c, int b,
-                             int rows_per_pass);
+// b × rows_per_pass threads. Returns the block's var, where the tile's Func is computed. `tail`
+// RoundUp where the output is whole tiles: its stores then need no test.
+Halide::Var tile_output_cuda(Halide::Stage output, Halide::Var x, Halide::Var y, Halide::Var c, int b,
+                             int rows_per_pass,
+                             Halide::TailStrategy tail = Halide::TailStrategy::GuardWithIf);
 
 // Computes `tile` (xi, yi, tx, ty, c) at `at` of `output` as exactly one tile of `columns` ×
 // `rows` (b × b, or more where it also holds carries): its shared memory then has a static size,

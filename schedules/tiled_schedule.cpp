@@ -40,6 +40,27 @@ Var with_budget(Func f, Var v, int registers) {
     return budgeted;
 }
 
+// A tile's seeds (TileScans::seeds) computed where the tile is, before it: on the GPU a thread
+// per line, its seeds unrolled, so that their loads are in flight together; on the CPU vectorized
+// across lines.
+void compute_seeds_at(const TileScans &t, Func f, VarOrRVar at, bool gpu, int lanes) {
+    if (!t.seeds.defined()) return;
+    Func seeds = t.seeds;
+    const std::vector<Var> a = seeds.args();  // i, s, tx, ty, c
+    if (at.is_rvar) {
+        seeds.compute_at(f, at.rvar);
+    } else {
+        seeds.compute_at(f, at.var);
+    }
+    seeds.bound(a[1], 0, t.seed_count).reorder(a[1], a[0]).unroll(a[1]);
+    for (int d = 2; d < 5; d++) seeds.bound_extent(a[d], 1);
+    if (gpu) {
+        seeds.gpu_threads(a[0]);
+    } else {
+        seeds.vectorize(a[0], lanes, TailStrategy::GuardWithIf);
+    }
+}
+
 }  // namespace
 
 const int kCpuLanes = 8;
@@ -87,11 +108,13 @@ void schedule_edge_pass_cpu(EdgePass &pass, int lanes) {
     Var tile("tile");
     pass.edges.compute_root().reorder(a[0], a[1], a[2], a[3], a[4]).fuse(a[3], a[4], tile).parallel(tile);
     pass.tile.func.compute_at(pass.edges, a[2]);
+    compute_seeds_at(pass.tile, pass.edges, a[2], false, lanes);
     schedule_tile_cpu(pass.tile, lanes);
     if (pass.last_tile.func.defined()) {
         // Tiles of the L are disjoint (the corner is in the row only).
         pass.edges.update(0).allow_race_conditions().parallel(pass.last_strip.z);
         pass.last_tile.func.compute_at(pass.edges, pass.last_strip.z);
+        compute_seeds_at(pass.last_tile, pass.edges, pass.last_strip.z, false, lanes);
         schedule_tile_cpu(pass.last_tile, lanes);
     }
 }
@@ -131,8 +154,12 @@ void schedule_carry_cpu(CarryScan p, int lanes) {
 // A tile in shared memory; each scan one thread per column (row), the scan unrolled so the
 // running values stay in registers and the seeds' selects fold away.
 void schedule_tile_cuda(TileScans t, Func source, int b, int rows) {
+    // Rows interleaved only where the tile holds rows past b (captures), so that those fold: H100,
+    // GiP/s 6-order3 2048² / 4096² / 5000×3001, in one call: no tile interleaved 58.0 / 93.8 / 80.0,
+    // these only 60.0 / 96.2 / 81.9; in another, every tile 57.6 / 93.8 / 79.0 (and the lines'
+    // blocks, schedules/line_schedule.cpp, lost 8–10% at 2^28 samples).
     stage_tile_through_registers(t.func, source, t.func.args()[0], t.func.args()[1], b, rows, t.columns,
-                                 t.rows);
+                                 t.rows, t.rows > b);
     schedule_scans_cuda(t);
 }
 
@@ -149,6 +176,7 @@ void schedule_edge_pass_cuda(EdgePass &pass, Func source, int b, int rows) {
         .gpu_threads(a[0])
         .unroll(a[1]);
     pass.tile.func.compute_at(pass.edges, a[2]);
+    compute_seeds_at(pass.tile, pass.edges, a[2], true, 0);
     schedule_tile_cuda(pass.tile, source, b, rows);
     if (pass.rows.func.defined()) {
         // Each thread scans its row in registers and keeps only the carries. H100, 8192², with
@@ -170,6 +198,7 @@ void schedule_edge_pass_cuda(EdgePass &pass, Func source, int b, int rows) {
             .unroll(r.y);
         compute_one_tile_at(pass.last_tile.func, pass.edges, r.z, pass.last_tile.columns,
                             staged_rows(pass.last_tile.rows, rows));
+        compute_seeds_at(pass.last_tile, pass.edges, r.z, true, 0);
         schedule_tile_cuda(pass.last_tile, source, b, rows);
     }
 }
@@ -340,12 +369,14 @@ void schedule_iir_tiled_cpu(IirTiledFuncs &f, int lanes) {
         .parallel(tile)
         .vectorize(xi, lanes);
     f.final_tile.func.compute_at(f.output, xo);
+    compute_seeds_at(f.final_tile, f.output, xo, false, lanes);
     schedule_tile(f.final_tile);
     if (f.last_tile.func.defined()) {
         // Tiles of the L are disjoint (the corner is in the row only).
         const RDom &r = f.last_strip;
         f.output.update(0).allow_race_conditions();
         f.last_tile.func.compute_at(f.output, r.z);
+        compute_seeds_at(f.last_tile, f.output, r.z, false, lanes);
         schedule_tile(f.last_tile);
     }
 }
@@ -430,7 +461,10 @@ void schedule_iir_tiled_cuda(IirTiledFuncs &f, int rows, CarryKernels carries) {
             .fuse(uv, ti, lane)
             .gpu_blocks(to, f.ty, f.c)
             .gpu_threads(lane);
+        // The dot product unrolled and the carries' states staged unrolled, so that their loads
+        // are in flight together: H100, 8192², 6-order3, 41.5 → 34.2 µs (ncu; 113.1 → 114.8 GiP/s).
         f.column_effect.compute_at(effect, lane);
+        f.column_effect.update().unroll(f.effect_sum.x);
         // The column carries and the table rows a block reads, staged in shared memory with
         // coalesced loads; read from global memory, each warp's load touched one line per u (or
         // v): order 3 (K = 4) took 135 µs at 8192² on the H100.
@@ -442,7 +476,8 @@ void schedule_iir_tiled_cuda(IirTiledFuncs &f, int rows, CarryKernels carries) {
                 .reorder_storage(a[1], a[0])
                 .split(a[0], io, ii, threads, TailStrategy::GuardWithIf)
                 .reorder(a[1], io, ii)
-                .gpu_threads(ii);
+                .gpu_threads(ii)
+                .unroll(a[1]);
         }
         const std::vector<Var> ta = f.horizontal_table.args();  // column, row
         Var entry("entry"), eo("eo"), ei("ei");
@@ -470,20 +505,26 @@ void schedule_iir_tiled_cuda(IirTiledFuncs &f, int rows, CarryKernels carries) {
             .unroll(a[1]);
     }
 
+    if (f.output_full.defined()) {
+        // Whole tiles: the output's stores need no test (H100, 8192², 6-order1: the output pass
+        // spent a quarter of its instructions storing, behind a test and a branch per row).
+        tile_output_cuda(f.output.specialize(f.output_full), f.x, f.y, f.c, b, rows, TailStrategy::RoundUp);
+    }
     const Var block = tile_output_cuda(f.output, f.x, f.y, f.c, b, rows);
     compute_one_tile_at(f.final_tile.func, f.output, block, f.final_tile.columns,
                         staged_rows(f.final_tile.rows, rows));
+    compute_seeds_at(f.final_tile, f.output, block, true, 0);
     schedule_tile(f.final_tile);
     if (f.full.defined()) {
         // H100, 8192², algorithm 6: the tile passes spent a third of their instructions and half
         // their stalls loading samples through the image test (ncu, order 1, output pass).
         for (EdgePass &pass : f.edge_passes) pass.edges.specialize(f.full);
-        f.output.specialize(f.full);
     }
     if (f.last_tile.func.defined()) {
         const TileScans &t = f.last_tile;
-        compute_one_tile_at(t.func, f.output, tile_update_cuda(f.output, 0, f.last_strip, f.c, rows),
-                            t.columns, staged_rows(t.rows, rows));
+        const RVar at = tile_update_cuda(f.output, 0, f.last_strip, f.c, rows);
+        compute_one_tile_at(t.func, f.output, at, t.columns, staged_rows(t.rows, rows));
+        compute_seeds_at(t, f.output, at, true, 0);
         schedule_tile(t);
     }
 }
