@@ -27,20 +27,21 @@ IirStripsFuncs iir_strips(Func input, Func output, Expr width, Expr height,
                           const std::vector<Coefficients> &horizontal, Expr overlap, Expr strip) {
     IirStripsFuncs f;
     f.strip = strip;
-    Var x("x"), y("y"), j("j"), s("s"), c("c");
+    Var x("x"), y("y"), s("s"), c("c");
     const Expr window = strip + 2 * overlap;
-    // The window's row j of strip s is the image's row s·strip − overlap + j.
-    auto image_row = [&](Expr row) { return s * strip - overlap + row; };
+    // The window of strip s starts at the image's row s·strip − overlap; `columns` holds it at the
+    // image's row numbers, so that every stage reads the next at affine indices.
+    const Expr first_row = s * strip - overlap;
 
     // Every pass of a dimension runs in place on one buffer: each reads its input at a sample
     // before writing its output there.
     f.columns = Func("strip_columns");
-    f.columns(x, j, s, c) = select(image_row(j) >= 0 && image_row(j) < height,
-                                   input(x, clamp(image_row(j), 0, height - 1), c), 0.0f);
+    f.columns(x, y, s, c) = select(y >= 0 && y < height, input(x, clamp(y, 0, height - 1), c), 0.0f);
     for (const Coefficients &k : vertical) {
         RDom r(0, window, "down_" + std::to_string(f.column_scans.size()));
-        f.columns(x, r.x, s, c) = recursion(
-            k, f.columns(x, r.x, s, c), [&](int d) { return f.columns(x, max(r.x - d, 0), s, c); },
+        Expr row = first_row + r.x;
+        f.columns(x, row, s, c) = recursion(
+            k, f.columns(x, row, s, c), [&](int d) { return f.columns(x, max(row - d, first_row), s, c); },
             [&](int d) { return r.x >= d; });
         f.column_scans.push_back(r);
     }
@@ -48,18 +49,23 @@ IirStripsFuncs iir_strips(Func input, Func output, Expr width, Expr height,
         // From the window's last row back to the strip's first: rows above only warm up the
         // causal passes.
         RDom r(0, window - overlap, "up_" + std::to_string(f.column_scans.size()));
-        Expr row = window - 1 - r.x;
+        Expr last_row = first_row + window - 1;
+        Expr row = last_row - r.x;
         Expr in = f.columns(x, row, s, c);
         // Past the image's last row the causal result is cut, as the anticausal pass of boundary
         // none starts from zero at the image's end.
-        if (n == 0) in = select(image_row(row) < height, in, 0.0f);
+        if (n == 0) in = select(row < height, in, 0.0f);
         f.columns(x, row, s, c) = recursion(
-            vertical[n], in, [&](int d) { return f.columns(x, min(row + d, window - 1), s, c); },
-            [&](int d) { return row + d < window; });
+            vertical[n], in, [&](int d) { return f.columns(x, min(row + d, last_row), s, c); },
+            [&](int d) { return r.x >= d; });
         f.column_scans.push_back(r);
     }
     f.rows = Func("strip_rows");
-    f.rows(x, y, c) = f.columns(x, y % strip + overlap, y / strip, c);
+    // strip is a power of two: the row's strip is a shift of the row, y / strip to bounds
+    // inference, which cannot bound a shift by a variable.
+    const Expr row_strip =
+        unsafe_promise_clamped(y >> (31 - count_leading_zeros(strip)), y / strip, y / strip);
+    f.rows(x, y, c) = f.columns(x, y, row_strip, c);
     for (size_t n = 0; n < 2 * horizontal.size(); n++) {
         const bool causal = n < horizontal.size();
         RDom r(0, width, (causal ? "right_" : "left_") + std::to_string(n));

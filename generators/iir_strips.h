@@ -20,8 +20,8 @@
 namespace cascade {
 
 struct IirStripsFuncs {
-    // (x, j, strip, c), j the row within the strip's window: its input, then the column passes
-    // in place, one update each (causal sections, then anticausal ones) over `column_scans`.
+    // (x, y, s, c): strip s's window at the image's rows y, its input, then the column passes in
+    // place, one update each (causal sections, then anticausal ones) over `column_scans`.
     Halide::Func columns;
     std::vector<Halide::RDom> column_scans;
     // (x, y, c): the strip's rows of `columns`, then the row passes in place (causal, then
@@ -29,7 +29,7 @@ struct IirStripsFuncs {
     Halide::Func rows;
     std::vector<Halide::RDom> row_scans;
     Halide::Func output;  // (x, y, c): `rows` in the image's layout
-    Halide::Expr strip;   // rows per strip
+    Halide::Expr strip;   // rows per strip, a power of two
 };
 
 // Defines `output` (x, y, c) as the filter of `input` with `vertical` down the columns and

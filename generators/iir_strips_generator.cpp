@@ -22,7 +22,7 @@ public:
     Input<float> gain_x{"gain_x"};
     Input<float[]> feedback_x{"feedback_x"};
     Input<int> overlap{"overlap"};
-    Input<int> strip{"strip"};  // rows per strip, a multiple of 64 (runtime/strips.h)
+    Input<int> strip{"strip"};  // rows per strip, a power of two ≥ 64 (runtime/strips.h)
     Output<Buffer<float>> output{"output", 3};
 
     void generate() {

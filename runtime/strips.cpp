@@ -14,9 +14,11 @@ int strips_height(int overlap, int height, int threads) {
     // to 30% in the bench (2048², 8.7–13.0 ms; 4096², 38.8–49.0) where 128 rows held 8.1–8.5 and
     // 38.3–39.3 (scripts/bench_ab.sh, two rounds).
     const int preferred = overlap <= 32 ? 64 : overlap <= 128 ? 128 : 512;
-    // But every thread needs strips of its own: at least four each.
-    const int shared = height / (4 * std::max(threads, 1)) / 64 * 64;
-    return std::max(64, std::min(preferred, shared));
+    // But every thread needs strips of its own: at least four each. A power of two, as the
+    // pipeline finds a row's strip by a shift.
+    int shared = 64;
+    while (2 * shared <= height / (4 * std::max(threads, 1))) shared *= 2;
+    return std::min(preferred, shared);
 }
 
 int strips_overlap(const std::vector<RecursiveFilter> &sections) {

@@ -18,7 +18,8 @@ inline constexpr int kStripsMaxOverlap = 1024;
 
 // Rows per strip for an overlap, on an image of `height` rows filtered by `threads` threads:
 // taller strips spread the windows' extra column steps (3·overlap per strip and section) over
-// more rows, as long as each thread keeps strips of its own. A multiple of 64, the row passes'
+// more rows, as long as each thread keeps strips of its own. A power of two (the pipeline finds a
+// row's strip by a shift) of at least 64, the row passes'
 // group of 8 vectors on AVX2 (schedules/strips_schedule.cpp).
 int strips_height(int overlap, int height, int threads);
 
