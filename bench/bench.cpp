@@ -14,6 +14,7 @@
 #include <memory>
 #include <tuple>
 
+#include "cascade/bspline.h"
 #include "cascade/device.h"
 #include "cascade/error.h"
 #include "cascade/filter.h"
@@ -112,8 +113,9 @@ BoundedVariant split_variant(const std::string &variant) {
 namespace {
 
 // The bench's IIR cases, "<algorithm>-<filter>": algorithm rt, 2, 4, 5 or 6; filter order1 (a
-// first-order pole at 0.5) or order3 (van Vliet's Gaussian, σ = kBenchGaussianSigma, as sections). The plan
-// is made once, so a timed call is the pipeline alone.
+// first-order pole at 0.5), order3 (van Vliet's Gaussian, σ = kBenchGaussianSigma, as sections) or
+// bspline3 (the cubic B-spline's prefilter, include/cascade/bspline.h). The plan is made once, so a
+// timed call is the pipeline alone.
 // `buffer`'s memory (host, and device where it has some) seen as `type` in `shape`, dense from its
 // first byte.
 std::shared_ptr<Halide::Runtime::Buffer<>> alias(const halide_buffer_t *buffer, halide_type_t type,
@@ -164,8 +166,10 @@ std::function<void()> iir_call(const std::string &bounded, halide_buffer_t *inpu
         filter.feedback = {-0.5};
     } else if (kind == "order3") {
         filter = van_vliet_gaussian(kBenchGaussianSigma);
+    } else if (kind == "bspline3") {
+        filter = bspline_prefilter(3);
     } else {
-        throw Skip{"unknown variant (iir has <rt|2|4|5|6|strips|line1|line3>-<order1|order3>)"};
+        throw Skip{"unknown variant (iir has <rt|2|4|5|6|strips|line1|line3>-<order1|order3|bspline3>)"};
     }
     if (algorithm == "line1" || algorithm == "line3") {
         if (boundary != Boundary::none) throw Skip{"unavailable: line variants take boundary none"};

@@ -100,6 +100,22 @@ TEST(Bench, IirOnTheCpuUsesTheTwelveByteModel) {
     }
 }
 
+// The cubic B-spline's prefilter runs when named, on the strips and on algorithm 6 alike.
+TEST(Bench, BsplineRunsWhenNamed) {
+    const auto results = run_benchmark({{"copy", "", kWidth, kHeight, Device::cpu},
+                                        {"iir", "strips-bspline3", kWidth, kHeight, Device::cpu},
+                                        {"iir", "6-bspline3", kWidth, kHeight, Device::cpu}},
+                                       quick());
+    for (size_t i = 1; i < results.size(); i++) {
+        EXPECT_TRUE(measured(results[i])) << results[i].c.variant << ": " << results[i].note;
+        expect_consistent(results[i], results[0]);
+        EXPECT_EQ(results[i].bytes_per_pixel, 12);
+    }
+    const auto unknown = run_benchmark({{"iir", "6-bspline2", kWidth, kHeight, Device::cpu}}, quick());
+    EXPECT_FALSE(measured(unknown[0]));
+    EXPECT_NE(unknown[0].note.find("bspline3"), std::string::npos) << unknown[0].note;
+}
+
 TEST(Bench, GaussianIsListedWithItsMethods) {
     const std::vector<std::string> &ops = bench_ops();
     EXPECT_NE(std::find(ops.begin(), ops.end(), "gaussian"), ops.end());

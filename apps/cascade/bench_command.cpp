@@ -36,7 +36,12 @@ bool is_variant_of(const std::string &op, const std::string &variant) {
         }
     }
     const std::vector<std::string> known = bench_variants(op);
-    const std::string name = op == "iir" || op == "gaussian" ? split_variant(variant).name : variant;
+    std::string name = op == "iir" || op == "gaussian" ? split_variant(variant).name : variant;
+    // The B-spline's prefilter runs only when named, on any algorithm that runs order1.
+    const std::string bspline = "-bspline3";
+    if (op == "iir" && name.size() > bspline.size() &&
+        name.compare(name.size() - bspline.size(), bspline.size(), bspline) == 0)
+        name = name.substr(0, name.size() - bspline.size()) + "-order1";
     return std::find(known.begin(), known.end(), name) != known.end();
 }
 
@@ -170,8 +175,8 @@ Command add_bench_command(CLI::App &app) {
         "SAT variants; 8 B/px), cub-sat (a two-pass CUB SAT, CUDA only; 8 B/px), iir (ALG-order1: a1 =\n"
         "-0.5; ALG-order3: the van Vliet Gaussian, sigma " +
         std::string(sigma) +
-        ", as sections; ALG = rt, 2, 4, 5, 6, strips (CPU), and on 1xN or Nx1 sizes line1 (causal) or\n"
-        "line3: the 1D algorithms 1 and 3; 12 B/px),\n"
+        ", as sections; ALG-bspline3: the cubic B-spline's prefilter; ALG = rt, 2, 4, 5, 6, strips\n"
+        "(CPU), and on 1xN or Nx1 sizes line1 (causal) or line3: the 1D algorithms 1 and 3; 12 B/px),\n"
         "gaussian (the recursive Gaussians, sigma " +
         std::string(sigma) +
         ", by method: vanvliet, deriche2 and deriche4\n"
@@ -190,7 +195,8 @@ Command add_bench_command(CLI::App &app) {
     cmd->add_option(
            "--variants", args->variants,
            "Variants of sat (naive, overlapped, 2r1w, 1r1w, 1r1w-split, auto), iir (rt-order1, "
-           "rt-order3, 4-order1, ..., 6-order3, strips-order1, strips-order3) and gaussian (vanvliet, "
+           "rt-order3, 4-order1, ..., 6-order3, strips-order1, strips-order3, and ALG-bspline3 on request) and "
+           "gaussian (vanvliet, "
            "deriche2, deriche4, twoway) "
            "to run, comma-separated (default: all); iir and gaussian take suffixes: 8/16-bit samples "
            "converted inside the pipeline (-u8, -u16; 3 and 6 B/px), then a boundary, e.g. "
