@@ -391,6 +391,8 @@ std::function<void()> prepare(const BenchCase &c, Workspace &ws) {
     } catch (const Error &e) {
         throw Skip{std::string("unknown variant: ") + e.what()};
     }
+    if (algorithm == SatAlgorithm::strips && c.device != Device::cpu)
+        throw Skip{"unavailable: the strips run on the CPU only"};
     return [&ws, algorithm, device = c.device] {
         summed_area_table(ws.input(), ws.output(), algorithm, device);
     };
@@ -583,7 +585,7 @@ const std::vector<std::string> &bench_ops() {
 }
 
 std::vector<std::string> bench_variants(const std::string &op) {
-    if (op == "sat") return {"naive", "overlapped", "2r1w", "1r1w", "1r1w-split"};
+    if (op == "sat") return {"naive", "overlapped", "2r1w", "1r1w", "1r1w-split", "strips"};
     if (op == "iir")
         return {"rt-order1",    "rt-order3",    "2-order1",      "2-order3",
                 "4-order1",     "4-order3",     "5-order1",      "5-order3",

@@ -637,8 +637,9 @@ TEST_F(BadInput, NanAndInfSamplesInTheLibrary) {
             std::string("gaussian ") + gaussian_method_name(method), method != GaussianMethod::twoway);
 
     // A summed-area table carries one to every entry at and below-right of it, and to no other.
-    for (SatAlgorithm algorithm : {SatAlgorithm::naive, SatAlgorithm::overlapped, SatAlgorithm::two_read,
-                                   SatAlgorithm::one_read, SatAlgorithm::one_read_split}) {
+    for (SatAlgorithm algorithm :
+         {SatAlgorithm::naive, SatAlgorithm::overlapped, SatAlgorithm::two_read, SatAlgorithm::one_read,
+          SatAlgorithm::one_read_split, SatAlgorithm::strips}) {
         const Image table = summed_area_table(bad, SatOptions{algorithm, false, DeviceChoice::cpu});
         const Image expected = summed_area_table(clean, SatOptions{algorithm, false, DeviceChoice::cpu});
         int wrong = 0;

@@ -358,7 +358,7 @@ namespace {
 
 TEST_F(CliTest, SatWritesExactIntegerTables) {
     const std::string sample = testing::source_dir() + "/data/astronaut.png";
-    for (const char *algorithm : {"naive", "overlapped", "2r1w", "1r1w", "1r1w-split", "auto"}) {
+    for (const char *algorithm : {"naive", "overlapped", "2r1w", "1r1w", "1r1w-split", "strips", "auto"}) {
         const std::string out = path(std::string("sat-") + algorithm + ".npy");
         Result r =
             run_cli("sat " + sample + " " + out + " --exclusive --device cpu --algorithm " + algorithm);

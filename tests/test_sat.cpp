@@ -1,4 +1,5 @@
 // Summed-area tables of every algorithm and type against a double reference.
+#include <HalideBuffer.h>
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -152,12 +153,52 @@ TEST_P(SatTest, PlanarFloatTablesMatchReference) {
                   2e-6);
 }
 
+// The CPU's strips (generators/sat_strips.h) around their 8-column chunks (narrower images take
+// the sample-by-sample recurrence; the last chunk shifts inwards) and their strips of rows (a
+// partial last strip; several strips of the fewest rows): floats within the bound, 16-bit
+// samples exactly.
+TEST(SatStrips, MatchesReferenceAroundChunksAndStrips) {
+    auto rng = testing::rng_for_test();
+    const Size sizes[] = {{7, 5},   {8, 1},    {8, 8},    {9, 17},   {15, 9},
+                          {16, 33}, {17, 100}, {24, 257}, {1000, 9}, {333, 1031}};
+    for (Size s : sizes) {
+        const std::string size = std::to_string(s.width) + "x" + std::to_string(s.height);
+        const RawImage floats = random_raw(rng, SampleType::f32, s.width, s.height, 2);
+        const RawImage table = summed_area_table(floats, {SatAlgorithm::strips, false, DeviceChoice::cpu});
+        for (size_t c = 0; c < 2; c++)
+            EXPECT_LE(
+                testing::relative_l2(channel(table, c), reference::summed_area_table(channel(floats, c))),
+                2e-6)
+                << size;
+        const RawImage words = random_raw(rng, SampleType::u16, s.width, s.height, 1);
+        const RawImage exact = summed_area_table(words, {SatAlgorithm::strips, false, DeviceChoice::cpu});
+        ASSERT_EQ(exact.type, sat_output_type(words));  // uint64 for the largest
+        const reference::Matrix expected = reference::summed_area_table(channel(words, 0));
+        int wrong = 0;
+        for (int y = 0; y < s.height; y++)
+            for (int x = 0; x < s.width; x++) wrong += sample(exact, x, y, 0) != expected(y, x);
+        EXPECT_EQ(wrong, 0) << size;
+    }
+}
+
+// Where it cannot run, it says so.
+TEST(SatStrips, RefusesTheGpu) {
+    Halide::Runtime::Buffer<float> input(16, 16, 1), output(16, 16, 1);
+    try {
+        summed_area_table(input.raw_buffer(), output.raw_buffer(), SatAlgorithm::strips, Device::cuda);
+        ADD_FAILURE() << "the strips ran on the GPU";
+    } catch (const Error &e) {
+        EXPECT_NE(std::string(e.what()).find("CPU only"), std::string::npos) << e.what();
+    }
+}
+
 std::vector<Case> all_cases() {
     std::vector<Case> cases;
     for (DeviceChoice d : {DeviceChoice::cpu, DeviceChoice::cuda})
         for (SatAlgorithm a : {SatAlgorithm::naive, SatAlgorithm::overlapped, SatAlgorithm::two_read,
                                SatAlgorithm::one_read, SatAlgorithm::one_read_split, SatAlgorithm::automatic})
             cases.push_back({a, d});
+    cases.push_back({SatAlgorithm::strips, DeviceChoice::cpu});
     return cases;
 }
 

@@ -194,8 +194,9 @@ Command add_bench_command(CLI::App &app) {
         ->capture_default_str();
     cmd->add_option(
            "--variants", args->variants,
-           "Variants of sat (naive, overlapped, 2r1w, 1r1w, 1r1w-split, auto), iir (rt-order1, "
-           "rt-order3, 4-order1, ..., 6-order3, strips-order1, strips-order3, and ALG-bspline3 on request) and "
+           "Variants of sat (naive, overlapped, 2r1w, 1r1w, 1r1w-split, strips (CPU), auto), iir (rt-order1, "
+           "rt-order3, 4-order1, ..., 6-order3, strips-order1, strips-order3, and ALG-bspline3 on request) "
+           "and "
            "gaussian (vanvliet, "
            "deriche2, deriche4, twoway) "
            "to run, comma-separated (default: all); iir and gaussian take suffixes: 8/16-bit samples "

@@ -38,12 +38,14 @@ Command add_sat_command(CLI::App &app) {
         "values PNG cannot: write .npy or .tif. --exclusive gives the (H+1)x(W+1) table with a zero\n"
         "first row and column (OpenCV, NPP).\n"
         "Algorithms: overlapped (Nehab et al. 2011), 2r1w, 1r1w and 1r1w-split ((1+r)R1W, Kasagi et\n"
-        "al. 2014), naive (two scans); auto picks the fastest, 2r1w (docs/performance.md).");
+        "al. 2014), naive (two scans), strips (CPU only: strips of rows); auto picks the fastest:\n"
+        "strips on the CPU, 2r1w on the GPU (docs/performance.md).");
     cmd->add_option("IN", args->input, "Input image: .png .tif/.tiff .pfm .npy")->required();
     cmd->add_option("OUT", args->output, "Output table: .npy or .tif (written whole or not at all)")
         ->required();
-    cmd->add_option("--algorithm", args->algorithm, "auto, overlapped, 2r1w, 1r1w, 1r1w-split or naive")
-        ->check(CLI::IsMember({"auto", "overlapped", "2r1w", "1r1w", "1r1w-split", "naive"}))
+    cmd->add_option("--algorithm", args->algorithm,
+                    "auto, overlapped, 2r1w, 1r1w, 1r1w-split, naive or strips")
+        ->check(CLI::IsMember({"auto", "overlapped", "2r1w", "1r1w", "1r1w-split", "naive", "strips"}))
         ->capture_default_str();
     cmd->add_flag("--exclusive", args->exclusive,
                   "Exclusive (H+1)x(W+1) table with a zero first row and column");

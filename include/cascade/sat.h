@@ -16,6 +16,7 @@ enum class SatAlgorithm {
     one_read,        // Kasagi et al. 1R1W: diagonal wavefront of tile stages, one read per pixel
     one_read_split,  // (1+r)R1W: 2R1W on the top-left and bottom-right triangles, 1R1W between
     naive,           // column scan, then row scan (for comparison)
+    strips,          // CPU: strips of rows, each strip's column sums first (2 reads, 1 write)
 };
 
 SatAlgorithm parse_sat_algorithm(const std::string &text);  // "auto", "overlapped", "2r1w", ...
