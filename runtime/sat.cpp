@@ -60,12 +60,15 @@ SatAlgorithm resolve(SatAlgorithm algorithm, halide_type_t in, halide_type_t out
     return SatAlgorithm::two_read;
 }
 
-// Rows per strip of the CPU's strips: 256 (at 4096 columns, 4 MB of running sums a strip, in
-// the last-level cache), fewer where each thread would get fewer than four strips. 4096², 2
-// cores: 6.9 ms at 64 rows, 5.9 at 256 (docs/performance.md).
-int strips_rows(long long height) {
+// Rows per strip of the CPU's strips: 256 (at 4096 float columns, 4 MB of running sums a strip,
+// in the last-level cache), fewer where each thread would get fewer than four strips or a
+// strip's sums would pass 4 MB; at least 8. 4096², 2 cores: 6.9 ms at 64 rows, 5.9 at 256
+// (docs/performance.md).
+int strips_rows(const halide_buffer_t *output) {
+    const long long width = output->dim[0].extent, height = output->dim[1].extent;
     const long long threads = std::max(1u, std::thread::hardware_concurrency());
-    return int(std::clamp(height / (4 * threads) / 8 * 8, 8LL, 256LL));
+    const long long fitting = (4LL << 20) / std::max(1LL, width * output->type.bytes());
+    return int(std::clamp(std::min(height / (4 * threads), fitting) / 8 * 8, 8LL, 256LL));
 }
 
 }  // namespace
@@ -105,7 +108,7 @@ void summed_area_table(halide_buffer_t *input, halide_buffer_t *output, SatAlgor
     if (algorithm == SatAlgorithm::strips) {
         PipelineCall call;
         call.buffer("input", input).buffer("output", output);
-        call.scalar("strip", strips_rows(input->dim[1].extent));
+        call.scalar("strip", strips_rows(output));
         call.run(find_sat_variant("strips", input->type, output->type, device));
         return;
     }
