@@ -27,12 +27,12 @@ SatStripsFuncs define_sat_strips(Func input, Expr width, Expr height, Func outpu
     f.above(x, f.strips, c) = f.above(x, f.strips - 1, c) + f.totals(x, f.strips - 1, c);
 
     // Held at the image's rows: the table's rows read them at the rows themselves.
-    const RVar row = f.strip_rows.x;
-    const Expr y_row = s * strip + row;
     f.columns = Func("strip_columns");
     f.columns(x, y, s, c) = undef(accumulator);
-    f.columns(x, y_row, s, c) =
-        select(row == 0, f.above(x, s, c), f.columns(x, max(y_row - 1, 0), s, c)) + samples(x, y_row, c);
+    f.columns(x, s * strip, s, c) = f.above(x, s, c) + samples(x, s * strip, c);
+    f.later_rows = RDom(1, strip - 1, "later_row");
+    const Expr y_row = s * strip + f.later_rows;
+    f.columns(x, y_row, s, c) = f.columns(x, y_row - 1, s, c) + samples(x, y_row, c);
     auto column_sum = [&](Expr column) { return f.columns(column, y, y / strip, c); };
 
     const int n = SatStripsFuncs::kChunk;

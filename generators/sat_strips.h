@@ -19,7 +19,8 @@ struct SatStripsFuncs {
     Halide::Func above;               // (x, s, c)
     Halide::Func columns;             // (x, y, s, c): strip s's running column sums, at its rows y
     Halide::Func output;
-    Halide::RDom strip_rows;  // over a strip's rows: the totals and the column sums
+    Halide::RDom strip_rows;  // over a strip's rows: the totals
+    Halide::RDom later_rows;  // over a strip's rows after its first: the column sums
     Halide::RDom strips;      // over the strips after the first: `above`
     Halide::RDom chunks;      // (lane, chunk): the table's rows, images at least a chunk wide
     Halide::RDom narrow;      // (x, y): the recurrence, images narrower than a chunk

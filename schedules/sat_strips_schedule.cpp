@@ -46,7 +46,8 @@ void schedule_sat_strips_cpu(SatStripsFuncs &f) {
         .vectorize(f.chunks.x)
         .unroll(row);
     f.columns.compute_at(f.output, strip).bound_extent(s, 1);
-    f.columns.update().reorder(x, f.strip_rows.x).vectorize(x, lanes, TailStrategy::GuardWithIf);
+    f.columns.update(0).vectorize(x, lanes, TailStrategy::GuardWithIf);
+    f.columns.update(1).reorder(x, f.later_rows.x).vectorize(x, lanes, TailStrategy::GuardWithIf);
 }
 
 }  // namespace cascade
