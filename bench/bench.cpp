@@ -392,7 +392,7 @@ std::function<void()> prepare(const BenchCase &c, Workspace &ws) {
         throw Skip{std::string("unknown variant: ") + e.what()};
     }
     if (algorithm == SatAlgorithm::strips && c.device != Device::cpu)
-        throw Skip{"unavailable: the strips run on the CPU only"};
+        throw Skip{"not built: the strips are a CPU realisation, no CUDA variant"};
     return [&ws, algorithm, device = c.device] {
         summed_area_table(ws.input(), ws.output(), algorithm, device);
     };
