@@ -9,6 +9,7 @@
 #include "cascade/filter.h"
 #include "cascade/gaussian.h"
 #include "cascade/iir.h"
+#include "direct_form.h"
 #include "test_support.h"
 
 namespace cascade {
@@ -74,6 +75,27 @@ TEST(RandomStableFilter, HasPolesInsideTheRequestedRadius) {
             EXPECT_NEAR(f.gain, unit_dc_gain(f.feedback), 1e-15);
         }
     }
+}
+
+// The GPU's automatic form of order 3 (runtime/direct_form.h): van Vliet's Gaussian keeps its
+// direct form within float32's rounding to σ ≈ 5; the error grows with σ, the sections' far less.
+TEST(DirectForm, Float32AccuracyDecidesTheAutomaticForm) {
+    EXPECT_TRUE(direct_form_accurate(van_vliet_gaussian(2)));
+    EXPECT_TRUE(direct_form_accurate(van_vliet_gaussian(4)));
+    EXPECT_FALSE(direct_form_accurate(van_vliet_gaussian(8)));
+    EXPECT_FALSE(direct_form_accurate(van_vliet_gaussian(64)));
+    double previous = 0;
+    for (double sigma : {1.0, 2.0, 4.0, 8.0, 16.0}) {
+        const RecursiveFilter g = van_vliet_gaussian(sigma);
+        const double direct = float_pass_error(g, variant_sections(g, true, 3));
+        const double sections = float_pass_error(g, variant_sections(g, false, 2));
+        EXPECT_GT(direct, previous) << "sigma " << sigma;
+        EXPECT_LT(sections, kDirectFormError) << "sigma " << sigma;
+        EXPECT_GT(direct, sections) << "sigma " << sigma;
+        previous = direct;
+    }
+    // The measure tells a different filter from rounding.
+    EXPECT_GT(float_pass_error(van_vliet_gaussian(4), {van_vliet_gaussian(4.1)}), 1e-3);
 }
 
 }  // namespace

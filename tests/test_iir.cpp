@@ -1,11 +1,13 @@
 // The AOT variants of the 2D recursive filter against the double-precision reference.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "cascade/device.h"
 #include "cascade/error.h"
+#include "cascade/gaussian.h"
 #include "cascade/iir.h"
 #include "cuda_support.h"
 #include "generators/tiled_layout.h"
@@ -15,6 +17,7 @@
 namespace cascade {
 namespace {
 
+using testing::cuda_unavailable;
 using testing::random_image;
 using testing::random_stable_filter;
 using testing::relative_l2;
@@ -169,6 +172,46 @@ TEST_P(LongSideTest, TallAndWideImagesMatchTheReference) {
 
 INSTANTIATE_TEST_SUITE_P(Devices, LongSideTest, ::testing::Values(DeviceChoice::cpu, DeviceChoice::cuda),
                          [](const auto &info) { return info.param == DeviceChoice::cuda ? "cuda" : "cpu"; });
+
+// On the GPU the automatic form runs van Vliet's Gaussian at σ 4 as the direct form of order 3
+// (3 states a dimension; runtime/direct_form.h) within the sections' bound of the double
+// reference; at σ 16, and with exact boundaries, it keeps the sections.
+TEST(IirGpu, AutomaticFormTakesTheDirectFormOfOrderThreeWhereAccurate) {
+    std::string why;
+    if (cuda_unavailable(why)) GTEST_SKIP() << why;
+    const RecursiveFilter g4 = van_vliet_gaussian(4), g16 = van_vliet_gaussian(16);
+    auto variant = [](const RecursiveFilter &g, Boundary boundary) {
+        return std::string(
+            IirPlan(Filter2D{g, g}, 64, 64, Form::automatic, Algorithm::a6, Device::cuda, boundary)
+                .variant()
+                .algorithm);
+    };
+    EXPECT_EQ(variant(g4, Boundary::none), "iir_a6");
+    EXPECT_EQ(variant(g16, Boundary::none), "iir_a6_sections");
+    EXPECT_EQ(variant(g4, Boundary::clamp), "iir_a6_sections_exact");
+    auto rng = rng_for_test();
+    for (Size size : kAwkwardSizes) {
+        const Image input = random_image(rng, size.width, size.height, 2);
+        Image output(size.width, size.height, 2);
+        std::fill(output.data.begin(), output.data.end(), std::numeric_limits<float>::quiet_NaN());
+        const Filter2D filter{g4, g4};
+        iir_2d(input, output, filter, {Boundary::none, DeviceChoice::cuda, Form::automatic, Algorithm::a6});
+        const auto expected = reference::filter_2d(filter, input);
+        for (int c = 0; c < 2; c++)
+            EXPECT_LE(relative_l2(reference::plane(output, c), expected[c]), 1e-5)
+                << size.width << "x" << size.height << " channel " << c;
+    }
+}
+
+// On the CPU, which has no block-parallel direct form of order 3, order 3 keeps its sections.
+TEST(IirCpu, OrderThreeKeepsItsSections) {
+    const RecursiveFilter g4 = van_vliet_gaussian(4);
+    EXPECT_EQ(std::string(IirPlan(Filter2D{g4, g4}, 64, 64, Form::automatic, Algorithm::a6, Device::cpu)
+                              .variant()
+                              .algorithm),
+              "iir_a6_sections");
+    EXPECT_THROW(IirPlan(Filter2D{g4, g4}, 64, 64, Form::direct, Algorithm::a6, Device::cpu), Error);
+}
 
 TEST(IirRt, SectionsReachOrdersBeyondTheDirectVariants) {
     auto rng = rng_for_test();
