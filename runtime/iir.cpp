@@ -227,12 +227,19 @@ VariantChoice choose_variant(const Filter2D &filter, Form form, Algorithm algori
     if (samples != SampleType::f32 && algorithm != Algorithm::a6)
         throw Error(std::string(sample_name(samples)) + " samples are converted inside algorithm 6 only");
     const int order = std::max(filter.vertical.order(), filter.horizontal.order());
-    // The block-parallel direct form of order 3, where the build has it (the GPU, boundary none):
-    // 3 states a dimension where sections carry 4, so a quarter fewer carries.
-    const bool block_direct =
-        order == kBlockDirectOrder && is_tiled(algorithm) && !exact && !margin &&
-        samples == SampleType::f32 &&
-        lookup_variant(std::string("iir_a") + algorithm_name(algorithm), kBlockDirectOrder, device);
+    // 8/16-bit variants are not built about a level: rounding to their levels hides most drift.
+    const bool level = about_level(filter, boundary) && samples == SampleType::f32;
+    // The direct form of order 3 runs about the level wherever the extension keeps constants: its
+    // float32 recursion stalls short of a constant by up to 3e−6 a pass (van Vliet σ 4; sections
+    // 5e−7), and van Vliet σ 5 under reflect drifted 1.3e−5, past the 1e−5 exact boundaries hold.
+    const bool direct_level = level || (exact && boundary != Boundary::zero);
+    // The block-parallel direct form of order 3, where the build has it (the GPU): 3 states a
+    // dimension where sections carry 4, so a quarter fewer carries.
+    const bool block_direct = order == kBlockDirectOrder && is_tiled(algorithm) && !margin &&
+                              samples == SampleType::f32 &&
+                              lookup_variant(std::string("iir_a") + algorithm_name(algorithm) +
+                                                 (exact ? "_exact" : "") + (direct_level ? "_level" : ""),
+                                             kBlockDirectOrder, device);
     if (form == Form::automatic)
         form = order <= 2 || (block_direct && direct_form_accurate(filter.vertical) &&
                               direct_form_accurate(filter.horizontal))
@@ -268,8 +275,7 @@ VariantChoice choose_variant(const Filter2D &filter, Form form, Algorithm algori
     if (exact) choice.name += "_exact";
     // Built for Deriche's all-pole passes (order 2, 2 sections): reading through the margin costs.
     if (margin) choice.name += "_margin";
-    // 8/16-bit variants are not built about a level: rounding to their levels hides most drift.
-    choice.level = about_level(filter, boundary) && samples == SampleType::f32;
+    choice.level = choice.direct && block_direct ? direct_level : level;
     if (choice.level) choice.name += "_level";
     if (samples == SampleType::u8) choice.name += "_u8";
     if (samples == SampleType::u16) choice.name += "_u16";

@@ -174,8 +174,8 @@ INSTANTIATE_TEST_SUITE_P(Devices, LongSideTest, ::testing::Values(DeviceChoice::
                          [](const auto &info) { return info.param == DeviceChoice::cuda ? "cuda" : "cpu"; });
 
 // On the GPU the automatic form runs van Vliet's Gaussian at σ 4 as the direct form of order 3
-// (3 states a dimension; runtime/direct_form.h) within the sections' bound of the double
-// reference; at σ 16, and with exact boundaries, it keeps the sections.
+// (3 states a dimension; runtime/direct_form.h), under boundary none and the exact extensions,
+// within the sections' bound of the double reference; at σ 16 it keeps the sections.
 TEST(IirGpu, AutomaticFormTakesTheDirectFormOfOrderThreeWhereAccurate) {
     std::string why;
     if (cuda_unavailable(why)) GTEST_SKIP() << why;
@@ -187,20 +187,26 @@ TEST(IirGpu, AutomaticFormTakesTheDirectFormOfOrderThreeWhereAccurate) {
                 .algorithm);
     };
     EXPECT_EQ(variant(g4, Boundary::none), "iir_a6");
+    // About the image's level where the extension keeps constants (runtime/iir.cpp).
+    EXPECT_EQ(variant(g4, Boundary::zero), "iir_a6_exact");
+    EXPECT_EQ(variant(g4, Boundary::clamp), "iir_a6_exact_level");
     EXPECT_EQ(variant(g16, Boundary::none), "iir_a6_sections");
-    EXPECT_EQ(variant(g4, Boundary::clamp), "iir_a6_sections_exact");
+    EXPECT_EQ(variant(g16, Boundary::clamp), "iir_a6_sections_exact_level");
     auto rng = rng_for_test();
-    for (Size size : kAwkwardSizes) {
-        const Image input = random_image(rng, size.width, size.height, 2);
-        Image output(size.width, size.height, 2);
-        std::fill(output.data.begin(), output.data.end(), std::numeric_limits<float>::quiet_NaN());
-        const Filter2D filter{g4, g4};
-        iir_2d(input, output, filter, {Boundary::none, DeviceChoice::cuda, Form::automatic, Algorithm::a6});
-        const auto expected = reference::filter_2d(filter, input);
-        for (int c = 0; c < 2; c++)
-            EXPECT_LE(relative_l2(reference::plane(output, c), expected[c]), 1e-5)
-                << size.width << "x" << size.height << " channel " << c;
-    }
+    const Filter2D filter{g4, g4};
+    for (Boundary boundary : {Boundary::none, Boundary::zero, Boundary::clamp, Boundary::periodic,
+                              Boundary::reflect, Boundary::mirror})
+        for (Size size : kAwkwardSizes) {
+            const Image input = random_image(rng, size.width, size.height, 2);
+            Image output(size.width, size.height, 2);
+            std::fill(output.data.begin(), output.data.end(), std::numeric_limits<float>::quiet_NaN());
+            iir_2d(input, output, filter, {boundary, DeviceChoice::cuda, Form::automatic, Algorithm::a6});
+            for (int c = 0; c < 2; c++) {
+                const auto expected = reference::filter_2d(filter, reference::plane(input, c), boundary);
+                EXPECT_LE(relative_l2(reference::plane(output, c), expected), 1e-5)
+                    << boundary_name(boundary) << " " << size.width << "x" << size.height << " channel " << c;
+            }
+        }
 }
 
 // On the CPU, which has no block-parallel direct form of order 3, order 3 keeps its sections.
