@@ -45,6 +45,8 @@ void schedule_sat_strips_cpu(SatStripsFuncs &f) {
         .parallel(strip)
         .vectorize(f.chunks.x)
         .unroll(row);
+    // Images narrower than a chunk: the recurrence sample by sample, serial as defined.
+    f.output.update(1).unscheduled();
     f.columns.compute_at(f.output, strip).bound_extent(s, 1);
     f.columns.update(0).vectorize(x, lanes, TailStrategy::GuardWithIf);
     f.columns.update(1).reorder(x, f.later_rows.x).vectorize(x, lanes, TailStrategy::GuardWithIf);
