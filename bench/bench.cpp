@@ -136,8 +136,9 @@ std::shared_ptr<Halide::Runtime::Buffer<>> retyped(halide_buffer_t *buffer, Samp
                  {{0, width, 1, 0}, {0, height, width, 0}, {0, 1, width * height, 0}});
 }
 
-// A 1D signal's cases, "line1-…" and "line3-…" (runtime/line_filter.h) on a 1×N or N×1 workspace:
-// its samples seen as one signal of N.
+// A 1D signal's cases, "line1-…" and "line3-…" (algorithms 1 and 3 by blocks) and "linestrips1-…",
+// "linestrips3-…" (the same passes by overlapped segments; runtime/line_filter.h) on a 1×N or N×1
+// workspace: its samples seen as one signal of N.
 std::function<void()> line_call(const std::string &algorithm, const RecursiveFilter &filter,
                                 std::shared_ptr<Halide::Runtime::Buffer<>> input,
                                 std::shared_ptr<Halide::Runtime::Buffer<>> output, Device device) {
@@ -149,7 +150,9 @@ std::function<void()> line_call(const std::string &algorithm, const RecursiveFil
     const std::vector<halide_dimension_t> signal = {{0, length, 1, 0}, {0, 1, length, 0}};
     auto in = alias(input->raw_buffer(), halide_type_of<float>(), signal),
          out = alias(output->raw_buffer(), halide_type_of<float>(), signal);
-    auto plan = std::make_shared<LinePlan>(filter, length, algorithm == "line1" ? 1 : 3, device);
+    const bool strips = algorithm.rfind("linestrips", 0) == 0;
+    auto plan = std::make_shared<LinePlan>(filter, length, algorithm.back() == '1' ? 1 : 3, device,
+                                           strips ? LineMethod::strips : LineMethod::blocks);
     return [=] { plan->run(in->raw_buffer(), out->raw_buffer()); };
 }
 
@@ -169,9 +172,12 @@ std::function<void()> iir_call(const std::string &bounded, halide_buffer_t *inpu
     } else if (kind == "bspline3") {
         filter = bspline_prefilter(3);
     } else {
-        throw Skip{"unknown variant (iir has <rt|2|4|5|6|strips|line1|line3>-<order1|order3|bspline3>)"};
+        throw Skip{
+            "unknown variant (iir has "
+            "<rt|2|4|5|6|strips|line1|line3|linestrips1|linestrips3>-<order1|order3|bspline3>)"};
     }
-    if (algorithm == "line1" || algorithm == "line3") {
+    if (algorithm == "line1" || algorithm == "line3" || algorithm == "linestrips1" ||
+        algorithm == "linestrips3") {
         if (boundary != Boundary::none) throw Skip{"unavailable: line variants take boundary none"};
         return line_call(algorithm, filter, input, output, device);
     }
@@ -585,10 +591,11 @@ const std::vector<std::string> &bench_ops() {
 std::vector<std::string> bench_variants(const std::string &op) {
     if (op == "sat") return {"naive", "overlapped", "2r1w", "1r1w", "1r1w-split", "strips"};
     if (op == "iir")
-        return {"rt-order1",    "rt-order3",    "2-order1",      "2-order3",
-                "4-order1",     "4-order3",     "5-order1",      "5-order3",
-                "6-order1",     "6-order3",     "strips-order1", "strips-order3",
-                "line1-order1", "line3-order1", "line1-order3",  "line3-order3"};
+        return {"rt-order1",          "rt-order3",          "2-order1",           "2-order3",
+                "4-order1",           "4-order3",           "5-order1",           "5-order3",
+                "6-order1",           "6-order3",           "strips-order1",      "strips-order3",
+                "line1-order1",       "line3-order1",       "line1-order3",       "line3-order3",
+                "linestrips1-order1", "linestrips3-order1", "linestrips1-order3", "linestrips3-order3"};
     if (op == "gaussian") return {"vanvliet", "deriche2", "deriche4", "twoway"};
     return {""};
 }

@@ -13,6 +13,7 @@
 #include "cascade/error.h"
 #include "generators/line_layout.h"
 #include "pipeline_call.h"
+#include "strips.h"
 #include "tile_matrices.h"
 
 // The build parameters of the iir_line variants (generators/CMakeLists.txt); the pipelines check
@@ -63,13 +64,40 @@ std::vector<float> line_table(const std::vector<RecursiveFilter> &sections, int 
     return table;
 }
 
+namespace {
+
+// The overlapped-segments variant (generators/line_strips.h) for `sections` with the smallest
+// overlap the build holds at or above theirs, or null. Its name ends in its overlap:
+// line_strips<algorithm>[_sections]_w<overlap>.
+const Variant *strips_variant(const std::vector<RecursiveFilter> &sections, bool direct, int algorithm,
+                              Device device) {
+    const int overlap = strips_overlap(sections);
+    if (overlap < 0) return nullptr;
+    const std::string prefix = "line_strips" + std::to_string(algorithm) + (direct ? "" : "_sections") + "_w";
+    std::vector<int> overlaps;
+    for (const Variant &v : variants()) {
+        const std::string name = v.algorithm;
+        if (v.device == device && name.rfind(prefix, 0) == 0)
+            overlaps.push_back(std::stoi(name.substr(prefix.size())));
+    }
+    std::sort(overlaps.begin(), overlaps.end());
+    for (int w : overlaps)
+        if (w >= overlap)
+            if (const Variant *v = lookup_variant(prefix + std::to_string(w), int(sections.size()), device))
+                return v;
+    return nullptr;
+}
+
+}  // namespace
+
 struct LinePlan::Call {
     std::map<std::string, float> scalars;
     std::vector<float> table;
     Halide::Runtime::Buffer<float> table_buffer;
 };
 
-LinePlan::LinePlan(const RecursiveFilter &filter, int64_t length, int algorithm, Device device)
+LinePlan::LinePlan(const RecursiveFilter &filter, int64_t length, int algorithm, Device device,
+                   LineMethod method)
     : length_(length), call_(std::make_unique<Call>()) {
     if (algorithm != 1 && algorithm != 3)
         throw Error("the 1D filters run algorithm 1 (causal) or 3 (causal, then anticausal), not " +
@@ -80,8 +108,28 @@ LinePlan::LinePlan(const RecursiveFilter &filter, int64_t length, int algorithm,
     // Order 1 in direct form; above, sections (the direct form of order ≥ 3 loses float32's
     // accuracy: docs/algorithms.md).
     const bool direct = filter.order() == 1;
+    const int count = direct ? 1 : int(to_sections(filter).size());
+    // The CPU's automatic choice keeps the blocks: there the segments' windows load across vector
+    // lanes S samples apart, and took 24.8 ms against the blocks' 13.1 (algorithm 3, order 1,
+    // 2^24 samples, this 2-core build machine; docs/performance.md).
+    if (method == LineMethod::strips || (method == LineMethod::automatic && device == Device::cuda)) {
+        variant_ = strips_variant(variant_sections(filter, direct, count), direct, algorithm, device);
+        if (!variant_ && method == LineMethod::strips) {
+            const int overlap = strips_overlap(variant_sections(filter, direct, count));
+            throw Error(
+                "no line_strips variant of this build fits the filter: its response needs " +
+                (overlap < 0 ? "more than " + std::to_string(kStripsMaxOverlap) : std::to_string(overlap)) +
+                " samples of overlap");
+        }
+        strips_ = variant_ != nullptr;
+    }
+    if (strips_) {
+        add_filter_scalars(call_->scalars, variant_sections(filter, direct, variant_->order), "gain",
+                           "feedback_");
+        return;
+    }
     const std::string name = "iir_line" + std::to_string(algorithm) + (direct ? "" : "_sections");
-    variant_ = &find_variant(name, direct ? 1 : int(to_sections(filter).size()), device);
+    variant_ = &find_variant(name, count, device);
     const std::vector<RecursiveFilter> sections = variant_sections(filter, direct, variant_->order);
     add_filter_scalars(call_->scalars, sections, "gain", "feedback_");
     call_->table = line_table(sections, CASCADE_LINE_BLOCK, CASCADE_LINE_CHUNK, CASCADE_LINE_LEVELS, length);
@@ -99,7 +147,8 @@ void LinePlan::run(halide_buffer_t *input, halide_buffer_t *output) {
         output->dim[1].extent != input->dim[1].extent)
         throw Error("the signal's length or channels differ from the plan's");
     PipelineCall call;
-    call.buffer("input", input).buffer("output", output).buffer("table", call_->table_buffer.raw_buffer());
+    call.buffer("input", input).buffer("output", output);
+    if (!strips_) call.buffer("table", call_->table_buffer.raw_buffer());
     for (const auto &[name, value] : call_->scalars) call.scalar(name, value);
     call.run(*variant_);
 }
@@ -109,9 +158,9 @@ void LinePlan::run_host(halide_buffer_t *input, halide_buffer_t *output) {
 }
 
 void iir_line(const float *input, float *output, int64_t length, int channels, const RecursiveFilter &filter,
-              int algorithm, DeviceChoice device) {
+              int algorithm, DeviceChoice device, LineMethod method) {
     if (channels < 1) throw Error("the signal has no channels");
-    LinePlan plan(filter, length, algorithm, resolve_device(device));
+    LinePlan plan(filter, length, algorithm, resolve_device(device), method);
     // A pipeline buffer addresses at most 2 GiB: as many channels per call as fit.
     require_addressable("a channel", double(length), 1, 1, sizeof(float));
     const int64_t limit = (int64_t(1) << 31) - 1;

@@ -21,13 +21,22 @@ namespace cascade {
 std::vector<float> line_table(const std::vector<RecursiveFilter> &sections, int b, int chunk, int levels,
                               int64_t length);
 
+// How a plan runs its passes. `blocks`: Nehab et al.'s algorithms 1 and 3, exact, two reads of the
+// signal and a carry completion between them. `strips`: overlapped segments (generators/
+// line_strips.h), one read and one write, for filters whose response decays below float32's
+// rounding (runtime/strips.h's bound, as for the CPU's 2D strips) within the build's largest
+// overlap. `automatic`: on CUDA the strips where they fit, else (and on the CPU) the blocks.
+enum class LineMethod { automatic, blocks, strips };
+
 // A filter bound to the variant that runs it on signals of one length, its coefficients and
-// table computed once. `algorithm`: 1 or 3. Order 1 runs in direct form, higher orders as
-// sections of order 2 (float32-accurate at any order, up to the build's section counts).
-// Throws cascade::Error for an unstable filter, a bad algorithm or length, or a missing variant.
+// table computed once. `algorithm`: 1 (causal) or 3 (causal, then anticausal), by either method.
+// Order 1 runs in direct form, higher orders as sections of order 2 (float32-accurate at any
+// order, up to the build's section counts). Throws cascade::Error for an unstable filter, a bad
+// algorithm or length, or a missing variant (for `strips`: none whose overlap fits the filter).
 class LinePlan {
 public:
-    LinePlan(const RecursiveFilter &filter, int64_t length, int algorithm, Device device);
+    LinePlan(const RecursiveFilter &filter, int64_t length, int algorithm, Device device,
+             LineMethod method = LineMethod::automatic);
     ~LinePlan();
     LinePlan(const LinePlan &) = delete;
     LinePlan &operator=(const LinePlan &) = delete;
@@ -39,10 +48,12 @@ public:
     void run_host(halide_buffer_t *input, halide_buffer_t *output);
 
     const Variant &variant() const { return *variant_; }
+    bool strips() const { return strips_; }
 
 private:
     struct Call;
     const Variant *variant_;
+    bool strips_ = false;
     int64_t length_;
     std::unique_ptr<Call> call_;
 };
@@ -51,6 +62,7 @@ private:
 // into `output` (the same layout, not overlapping `input`). Channels are split over several pipeline
 // calls where one buffer would exceed the 2 GiB a pipeline can address.
 void iir_line(const float *input, float *output, int64_t length, int channels, const RecursiveFilter &filter,
-              int algorithm = 3, DeviceChoice device = DeviceChoice::automatic);
+              int algorithm = 3, DeviceChoice device = DeviceChoice::automatic,
+              LineMethod method = LineMethod::automatic);
 
 }  // namespace cascade

@@ -2,6 +2,7 @@
 // against the double-precision serial reference.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <limits>
@@ -13,8 +14,10 @@
 #include "generators/line_layout.h"
 #include "line_filter.h"
 #include "reference.h"
+#include "strips.h"
 #include "test_support.h"
 #include "tile_matrices.h"
+#include "variants.h"
 
 namespace cascade {
 namespace {
@@ -43,11 +46,11 @@ MatrixXd expected(const RecursiveFilter &f, const MatrixXd &X, int algorithm) {
 // Filters a random signal of `length` × `channels` on `device`, its output poisoned with NaN
 // beforehand; every sample must be written and each channel within 1e-5 of the reference.
 void check(const RecursiveFilter &f, int64_t length, int channels, int algorithm, DeviceChoice device,
-           std::mt19937_64 &rng) {
+           std::mt19937_64 &rng, LineMethod method = LineMethod::blocks) {
     const MatrixXd X = random_matrix(rng, int(length), channels);  // column-major: planar channels
     const std::vector<float> input(X.data(), X.data() + X.size());
     std::vector<float> output(input.size(), std::numeric_limits<float>::quiet_NaN());
-    iir_line(input.data(), output.data(), length, channels, f, algorithm, device);
+    iir_line(input.data(), output.data(), length, channels, f, algorithm, device, method);
     const MatrixXd Z = expected(f, X, algorithm);
     for (int c = 0; c < channels; c++) {
         MatrixXd got(length, 1);
@@ -162,6 +165,105 @@ TEST(IirLine, TableHoldsThePowersOfTheBlockMatrices) {
             expect_rows(layout.r_power(l) + v * layout.K, power(full.Mr, n), "Mr^" + std::to_string(n));
         }
 }
+
+// The overlapped segments (generators/line_strips.h) of every order the build holds, on filters
+// whose responses fit its overlaps: around a segment and a GPU block of them, primes, and one
+// over 2^20.
+constexpr int64_t kSegment = CASCADE_LINE_STRIPS_SEGMENT, kSegments = kSegment * CASCADE_LINE_STRIPS_THREADS;
+struct StripsCase {
+    DeviceChoice device;
+    int algorithm;
+    int order;
+};
+
+class IirLineStripsTest : public testing::DeviceTest<StripsCase> {};
+
+TEST_P(IirLineStripsTest, MatchesDoubleReference) {
+    const StripsCase &p = GetParam();
+    auto rng = rng_for_test();
+    // Poles up to 0.5 at order 1 (an overlap of up to 30 samples), smaller as the order grows, so
+    // that the cascade's response fits the build's largest overlap.
+    const double radius = p.order == 1 ? 0.5 : p.order <= 4 ? 0.35 : 0.2;
+    for (int64_t length : {int64_t(1), int64_t(2), kSegment - 1, kSegment, kSegment + 1, int64_t(1009),
+                           kSegments - 1, kSegments, kSegments + 1, int64_t(65537), (int64_t(1) << 20) + 3}) {
+        const RecursiveFilter f = random_stable_filter(rng, p.order, radius, p.order > 1);
+        const bool direct = f.order() == 1;
+        const int overlap =
+            strips_overlap(variant_sections(f, direct, direct ? 1 : int(to_sections(f).size())));
+        ASSERT_GE(overlap, 0) << "order " << p.order;
+        LinePlan plan(f, length, p.algorithm, p.device == DeviceChoice::cuda ? Device::cuda : Device::cpu,
+                      LineMethod::strips);
+        EXPECT_TRUE(plan.strips());
+        check(f, length, length > 100000 ? 2 : 3, p.algorithm, p.device, rng, LineMethod::strips);
+    }
+}
+
+std::vector<StripsCase> strips_cases() {
+    std::vector<StripsCase> cases;
+    for (DeviceChoice device : {DeviceChoice::cpu, DeviceChoice::cuda})
+        for (int algorithm : {1, 3})
+            for (int order : {1, 2, 3, 4, 8}) cases.push_back({device, algorithm, order});
+    return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(Variants, IirLineStripsTest, ::testing::ValuesIn(strips_cases()),
+                         [](const ::testing::TestParamInfo<StripsCase> &info) {
+                             const StripsCase &c = info.param;
+                             return std::string(c.device == DeviceChoice::cuda ? "cuda" : "cpu") + "_a" +
+                                    std::to_string(c.algorithm) + "_order" + std::to_string(c.order);
+                         });
+
+// Each overlap of the build serves the filters that fit it and need more than the next smaller
+// one, here a pole (or pair) whose response just fits; the automatic method takes the segments on
+// CUDA where they fit and the blocks elsewhere; a filter beyond every overlap is refused by name.
+class IirLineStripsChoiceTest : public testing::DeviceTest<DeviceChoice> {};
+
+TEST_P(IirLineStripsChoiceTest, OverlapDecidesTheMethod) {
+    auto rng = rng_for_test();
+    const Device device = GetParam() == DeviceChoice::cuda ? Device::cuda : Device::cpu;
+    const RecursiveFilter fits{0.3, {-0.7}}, slow{0.05, {-0.95}};
+    ASSERT_GT(strips_overlap({fits}), 32);
+    ASSERT_LE(strips_overlap({fits}), 64);
+    // The largest overlap the build holds, and for each one a filter that needs it: the pole of
+    // the first order whose response reaches past the next smaller overlap.
+    std::vector<int> overlaps;
+    for (const Variant &v : variants()) {
+        const std::string name = v.algorithm;
+        if (v.device == device && name.rfind("line_strips3_w", 0) == 0)
+            overlaps.push_back(std::stoi(name.substr(14)));
+    }
+    std::sort(overlaps.begin(), overlaps.end());
+    ASSERT_FALSE(overlaps.empty());
+    int smaller = 0;
+    for (int w : overlaps) {
+        double pole = 0.01;
+        while (strips_overlap({RecursiveFilter{1 - pole, {-pole}}}) <= smaller) pole += 0.001;
+        const RecursiveFilter needs{1 - pole, {-pole}};
+        ASSERT_LE(strips_overlap({needs}), w) << "pole " << pole;
+        LinePlan plan(needs, 5000, 3, device, LineMethod::strips);
+        EXPECT_EQ(std::string(plan.variant().algorithm), "line_strips3_w" + std::to_string(w));
+        check(needs, 100003, 1, 3, GetParam(), rng, LineMethod::strips);
+        smaller = w;
+    }
+    for (int algorithm : {1, 3}) {
+        check(fits, 100003, 2, algorithm, GetParam(), rng, LineMethod::strips);
+        EXPECT_EQ(LinePlan(fits, 1000, algorithm, device).strips(), device == Device::cuda);
+        EXPECT_FALSE(LinePlan(slow, 1000, algorithm, device).strips());
+        EXPECT_FALSE(LinePlan(fits, 1000, algorithm, device, LineMethod::blocks).strips());
+        try {
+            LinePlan(slow, 1000, algorithm, device, LineMethod::strips);
+            ADD_FAILURE() << "a pole at 0.95 needs more overlap than the build holds";
+        } catch (const Error &e) {
+            EXPECT_NE(std::string(e.what()).find("no line_strips variant"), std::string::npos) << e.what();
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Devices, IirLineStripsChoiceTest,
+                         ::testing::Values(DeviceChoice::cpu, DeviceChoice::cuda),
+                         [](const ::testing::TestParamInfo<DeviceChoice> &info) {
+                             return std::string(info.param == DeviceChoice::cuda ? "cuda" : "cpu");
+                         });
 
 TEST(IirLine, RejectsBadArguments) {
     const RecursiveFilter stable{0.5, {-0.5}};
