@@ -2,25 +2,11 @@
 
 #include <functional>
 
-#include "earlier_output.h"
-#include "feedback_term.h"
+#include "generators/recursion_step.h"
 
 namespace cascade {
 
 using namespace Halide;
-
-namespace {
-
-// value = gain · in − Σ a_k · out(step back k), read only where the earlier output exists.
-Expr recursion(const Coefficients &k, Expr in, const std::function<Expr(int)> &earlier,
-               const std::function<Expr(int)> &exists) {
-    Expr value = k.b0 * in;
-    for (int j = k.order(); j >= 1; j--)
-        value += feedback_term(k.a[j - 1], earlier_output(exists(j), earlier(j)));
-    return value;
-}
-
-}  // namespace
 
 IirStripsFuncs iir_strips(Func input, Func output, Expr width, Expr height,
                           const std::vector<Coefficients> &vertical,
@@ -40,7 +26,7 @@ IirStripsFuncs iir_strips(Func input, Func output, Expr width, Expr height,
     for (const Coefficients &k : vertical) {
         RDom r(0, window, "down_" + std::to_string(f.column_scans.size()));
         Expr row = first_row + r.x;
-        f.columns(x, row, s, c) = recursion(
+        f.columns(x, row, s, c) = recursion_step(
             k, f.columns(x, row, s, c), [&](int d) { return f.columns(x, max(row - d, first_row), s, c); },
             [&](int d) { return r.x >= d; });
         f.column_scans.push_back(r);
@@ -55,7 +41,7 @@ IirStripsFuncs iir_strips(Func input, Func output, Expr width, Expr height,
         // Past the image's last row the causal result is cut, as the anticausal pass of boundary
         // none starts from zero at the image's end.
         if (n == 0) in = select(row < height, in, 0.0f);
-        f.columns(x, row, s, c) = recursion(
+        f.columns(x, row, s, c) = recursion_step(
             vertical[n], in, [&](int d) { return f.columns(x, min(row + d, last_row), s, c); },
             [&](int d) { return r.x >= d; });
         f.column_scans.push_back(r);
@@ -70,7 +56,7 @@ IirStripsFuncs iir_strips(Func input, Func output, Expr width, Expr height,
         const bool causal = n < horizontal.size();
         RDom r(0, width, (causal ? "right_" : "left_") + std::to_string(n));
         Expr column = causal ? Expr(r.x) : width - 1 - r.x;
-        f.rows(column, y, c) = recursion(
+        f.rows(column, y, c) = recursion_step(
             horizontal[n % horizontal.size()], f.rows(column, y, c),
             [&](int d) { return f.rows(causal ? max(column - d, 0) : min(column + d, width - 1), y, c); },
             [&](int d) { return causal ? column - d >= 0 : column + d < width; });

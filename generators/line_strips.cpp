@@ -4,25 +4,11 @@
 #include <stdexcept>
 #include <string>
 
-#include "earlier_output.h"
-#include "feedback_term.h"
+#include "generators/recursion_step.h"
 
 namespace cascade {
 
 using namespace Halide;
-
-namespace {
-
-// value = gain · in − Σ a_k · out(step back k), read only where the earlier output exists.
-Expr recursion(const Coefficients &k, Expr in, const std::function<Expr(int)> &earlier,
-               const std::function<Expr(int)> &exists) {
-    Expr value = k.b0 * in;
-    for (int j = k.order(); j >= 1; j--)
-        value += feedback_term(k.a[j - 1], earlier_output(exists(j), earlier(j)));
-    return value;
-}
-
-}  // namespace
 
 LineStripsFuncs define_line_strips(Func input, Expr length, Func output,
                                    const std::vector<Coefficients> &sections, int passes, int segment,
@@ -47,7 +33,7 @@ LineStripsFuncs define_line_strips(Func input, Expr length, Func output,
     f.window(i, g, c) = f.rows(i % S, g - W / S + i / S, c);
     for (const Coefficients &k : sections) {
         RDom r(0, extent, "forward_" + std::to_string(f.scans.size()));
-        f.window(r, g, c) = recursion(
+        f.window(r, g, c) = recursion_step(
             k, f.window(r, g, c), [&](int d) { return f.window(max(r - d, 0), g, c); },
             [&](int d) { return r.x >= d; });
         f.scans.push_back(r);
@@ -62,7 +48,7 @@ LineStripsFuncs define_line_strips(Func input, Expr length, Func output,
             // Past the signal's end the causal result is cut: boundary none starts the anticausal
             // pass from zero there.
             if (s == 0) in = select(first + at < length, in, 0.0f);
-            f.window(at, g, c) = recursion(
+            f.window(at, g, c) = recursion_step(
                 sections[s], in, [&](int d) { return f.window(min(at + d, extent - 1), g, c); },
                 [&](int d) { return r.x >= d; });
             f.scans.push_back(r);
