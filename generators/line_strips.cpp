@@ -10,6 +10,41 @@ namespace cascade {
 
 using namespace Halide;
 
+namespace {
+
+// Element s of a window's value: a Func of one section holds a plain value, of several a tuple.
+Expr element(FuncRef ref, size_t s, size_t count) { return count == 1 ? Expr(ref) : Expr(ref[int(s)]); }
+
+// The window (i, g, c) from `in`, then every section's scan in one update over `r`: step `at`
+// feeds `in`'s sample through section 0, its result through section 1, and so on; `earlier(d)`
+// is the window index d steps back along the scan, read where `r.x >= d`.
+void scan_in_place(Func window, Expr in, const std::vector<Coefficients> &sections, RDom r, Expr at,
+                   const std::function<Expr(int)> &earlier, Var i, Var g, Var c) {
+    const size_t count = sections.size();
+    std::vector<Expr> initial(count, 0.0f);
+    initial[0] = in;
+    if (count == 1) {
+        window(i, g, c) = initial[0];
+    } else {
+        window(i, g, c) = Tuple(initial);
+    }
+    Expr value = element(window(at, g, c), 0, count);
+    std::vector<Expr> steps;
+    for (size_t s = 0; s < count; s++) {
+        value = recursion_step(
+            sections[s], value, [&](int d) { return element(window(earlier(d), g, c), s, count); },
+            [&](int d) { return r.x >= d; });
+        steps.push_back(value);
+    }
+    if (count == 1) {
+        window(at, g, c) = steps[0];
+    } else {
+        window(at, g, c) = Tuple(steps);
+    }
+}
+
+}  // namespace
+
 LineStripsFuncs define_line_strips(Func input, Expr length, Func output,
                                    const std::vector<Coefficients> &sections, int passes, int segment,
                                    int overlap) {
@@ -18,45 +53,42 @@ LineStripsFuncs define_line_strips(Func input, Expr length, Func output,
     f.overlap = overlap;
     f.after = passes == 3 ? overlap : 0;
     Var &n = f.n, &c = f.c, &i = f.i, &g = f.g;
-    const int S = segment, W = overlap, A = f.after, extent = W + S + A;
+    const int S = segment, W = overlap, A = f.after;
+    const size_t last = sections.size() - 1;
 
     f.signal = Func("line_signal");
     f.signal(n, c) = select(n >= 0 && n < length, input(clamp(n, 0, length - 1), c), 0.0f);
 
-    // Rows of one segment each: a window is the rows g − W/S to g + A/S, every sample of it at a
-    // constant row offset and column once its scans are unrolled.
+    // Rows of one segment each: a window is whole rows, every sample of it at a constant row
+    // offset and column once its scan is unrolled.
     if (W % S != 0) throw std::invalid_argument("the overlap must be a whole number of segments");
     f.rows = Func("line_rows");
     f.rows(i, g, c) = f.signal(g * S + i, c);
-    f.window = Func("line_window");
-    const Expr first = g * S - W;  // the signal's sample at window sample 0
-    f.window(i, g, c) = f.rows(i % S, g - W / S + i / S, c);
-    for (const Coefficients &k : sections) {
-        RDom r(0, extent, "forward_" + std::to_string(f.scans.size()));
-        f.window(r, g, c) = recursion_step(
-            k, f.window(r, g, c), [&](int d) { return f.window(max(r - d, 0), g, c); },
-            [&](int d) { return r.x >= d; });
-        f.scans.push_back(r);
-    }
-    if (passes == 3) {
-        for (size_t s = 0; s < sections.size(); s++) {
-            // From the window's end back to the segment's first sample: samples before it only
-            // warmed up the causal passes.
-            RDom r(0, S + A, "backward_" + std::to_string(f.scans.size()));
-            Expr at = extent - 1 - r.x;
-            Expr in = f.window(at, g, c);
-            // Past the signal's end the causal result is cut: boundary none starts the anticausal
-            // pass from zero there.
-            if (s == 0) in = select(first + at < length, in, 0.0f);
-            f.window(at, g, c) = recursion_step(
-                sections[s], in, [&](int d) { return f.window(min(at + d, extent - 1), g, c); },
-                [&](int d) { return r.x >= d; });
-            f.scans.push_back(r);
-        }
-    }
+
+    f.forward = Func("line_forward");
+    f.forward_scan = RDom(0, W + S, "forward_steps");
+    Expr ahead = f.forward_scan.x;
+    scan_in_place(
+        f.forward, f.rows(i % S, g - W / S + i / S, c), sections, f.forward_scan, ahead,
+        [&](int d) { return max(ahead - d, 0); }, i, g, c);
+    Expr causal = element(f.forward(W + i, g, c), last, sections.size());
 
     f.segments = Func("line_segments");
-    f.segments(i, g, c) = f.window(W + i, g, c);
+    if (passes == 3) {
+        // Past the signal's end the causal result is cut: boundary none starts the anticausal
+        // pass from zero there.
+        f.causal = Func("line_causal");
+        f.causal(i, g, c) = select(g * S + i < length, causal, 0.0f);
+        f.backward = Func("line_backward");
+        f.backward_scan = RDom(0, S + A, "backward_steps");
+        Expr back = S + A - 1 - f.backward_scan.x;
+        scan_in_place(
+            f.backward, f.causal(i % S, g + i / S, c), sections, f.backward_scan, back,
+            [&](int d) { return min(back + d, S + A - 1); }, i, g, c);
+        f.segments(i, g, c) = element(f.backward(i, g, c), last, sections.size());
+    } else {
+        f.segments(i, g, c) = causal;
+    }
     output(n, c) = f.segments(n % S, n / S, c);
     f.output = output;
     return f;

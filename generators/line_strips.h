@@ -3,13 +3,16 @@
 // anticausal) cascade of each channel of x(n, c), boundary none, reading the signal once and
 // writing it once.
 //
-// The signal is cut into segments of S samples; segment g runs its own scans over a window of the
-// signal from a zero state: the causal passes over [g·S − W, g·S + S + A), the anticausal ones
-// back from the window's end to g·S, where W is the overlap and A the anticausal one (W for
-// passes = 3, else 0). Each pass's state has forgotten the window's cut-off end by the time it
-// reaches the segment, to within the response's tail past W samples (runtime/strips.h bounds it
-// below float32's rounding, as for the CPU's 2D strips). Segments share nothing: no carries, no
-// second read; the cost is (W + S + A) causal and (S + A) anticausal steps per S outputs.
+// The signal is cut into segments of S samples. Segment g runs the causal cascade from a zero
+// state over [g·S − W, g·S + S), W the overlap, and keeps its last S results; for passes = 3 it
+// then runs the anticausal cascade from a zero state back over the causal results of
+// [g·S, g·S + S + A), A = W, the later segments' included, and keeps its first S. Each pass's
+// state has forgotten the cut-off end by the time it reaches the segment, to within the
+// response's tail past W samples (runtime/strips.h bounds it below float32's rounding, as for the
+// CPU's 2D strips). Segments share nothing but the causal results: no carries, no second read;
+// the cost is (W + S) causal and (S + A) anticausal steps per S outputs. The sections of a cascade
+// run in one scan, each step of one section feeding the next's, so that a scan holds only its
+// states, not each section's whole window.
 #include <Halide.h>
 
 #include <vector>
@@ -21,11 +24,15 @@ namespace cascade {
 struct LineStripsFuncs {
     Halide::Func signal;  // (n, c): the input, zero outside [0, length)
     Halide::Func rows;    // (i, g, c): the signal as rows of a segment each, sample g·S + i
-    // (i, g, c): segment g's window, window sample i at the signal's g·S − W + i; the scans run in
-    // place, one update each (causal sections, then anticausal ones) over `scans`.
-    Halide::Func window;
-    std::vector<Halide::RDom> scans;
-    Halide::Func segments;  // (i, g, c): segment g's filtered samples, its window's from W on
+    // (i, g, c): segment g's causal window, window sample i at the signal's g·S − W + i, one tuple
+    // element per section, scanned in place over `forward_scan`.
+    Halide::Func forward;
+    Halide::RDom forward_scan;
+    // passes = 3: (i, g, c) segment g's causal results (zero past the signal's end), then its
+    // anticausal window over `causal` from segment g on, scanned back over `backward_scan`.
+    Halide::Func causal, backward;
+    Halide::RDom backward_scan;
+    Halide::Func segments;  // (i, g, c): segment g's filtered samples
     Halide::Func output;
     Halide::Var n, c, i, g;
     int segment = 0, overlap = 0, after = 0;  // S, W, A
