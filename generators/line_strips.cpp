@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "generators/boundary.h"
 #include "generators/recursion_step.h"
 
 namespace cascade {
@@ -47,7 +48,7 @@ void scan_in_place(Func window, Expr in, const std::vector<Coefficients> &sectio
 
 LineStripsFuncs define_line_strips(Func input, Expr length, Func output,
                                    const std::vector<Coefficients> &sections, int passes, int segment,
-                                   int overlap) {
+                                   int overlap, Expr extension) {
     LineStripsFuncs f;
     f.segment = segment;
     f.overlap = overlap;
@@ -57,7 +58,14 @@ LineStripsFuncs define_line_strips(Func input, Expr length, Func output,
     const size_t last = sections.size() - 1;
 
     f.signal = Func("line_signal");
-    f.signal(n, c) = select(n >= 0 && n < length, input(clamp(n, 0, length - 1), c), 0.0f);
+    const Expr inside = n >= 0 && n < length;
+    if (extension.defined()) {
+        constexpr int kZero = 1;  // Boundary::zero
+        f.signal(n, c) =
+            select(inside || extension != kZero, input(extended_index(extension, n, length), c), 0.0f);
+    } else {
+        f.signal(n, c) = select(inside, input(clamp(n, 0, length - 1), c), 0.0f);
+    }
 
     // Rows of one segment each: a window is whole rows, every sample of it at a constant row
     // offset and column once its scan is unrolled.
@@ -75,10 +83,10 @@ LineStripsFuncs define_line_strips(Func input, Expr length, Func output,
 
     f.segments = Func("line_segments");
     if (passes == 3) {
-        // Past the signal's end the causal result is cut: boundary none starts the anticausal
-        // pass from zero there.
+        // Under boundary none the causal result is cut past the signal's end: the anticausal pass
+        // starts from zero there. An extension's causal result goes on.
         f.causal = Func("line_causal");
-        f.causal(i, g, c) = select(g * S + i < length, causal, 0.0f);
+        f.causal(i, g, c) = extension.defined() ? causal : select(g * S + i < length, causal, 0.0f);
         f.backward = Func("line_backward");
         f.backward_scan = RDom(0, S + A, "backward_steps");
         Expr back = S + A - 1 - f.backward_scan.x;

@@ -40,9 +40,13 @@ struct LineStripsFuncs {
 
 // Defines `output` (n, c) over n ∈ [0, length). `sections`: the causal cascade (the first applies
 // the gain); passes 1 runs it alone, passes 3 runs it, then the same cascade anticausally. The
-// overlap is a whole number of segments, so that a window is whole rows of `rows`.
+// overlap is a whole number of segments, so that a window is whole rows of `rows`. `extension`
+// undefined: boundary none (zero feedbacks; the causal result is cut at the signal's end). Else
+// the run-time extension of an exact boundary, numbered as include/cascade/boundary.h's Boundary
+// (zero, clamp, periodic, reflect, mirror): the windows read the extended signal past both ends,
+// so that the segments near them filter it as if it went on, to within the same tail.
 LineStripsFuncs define_line_strips(Halide::Func input, Halide::Expr length, Halide::Func output,
                                    const std::vector<Coefficients> &sections, int passes, int segment,
-                                   int overlap);
+                                   int overlap, Halide::Expr extension = Halide::Expr());
 
 }  // namespace cascade

@@ -18,11 +18,17 @@ public:
     GeneratorParam<int> overlap{"overlap", 32};
     GeneratorParam<int> segment{"segment", 32};   // samples per segment; the overlap is a multiple
     GeneratorParam<int> threads{"threads", 128};  // GPU: segments per block, a multiple of 32
+    // Exact boundaries: the run-time `extension` (include/cascade/boundary.h's Boundary, not none).
+    GeneratorParam<bool> exact{"exact", false};
 
     Input<Buffer<float>> input{"input", 2};  // (n, c)
     Input<float> gain{"gain"};
     Input<float[]> feedback{"feedback"};
     Output<Buffer<float>> output{"output", 2};
+
+    void configure() {
+        if (exact) extension = add_input<int>("extension");
+    }
 
     void generate() {
         const int q = sections == 0 ? int(feedback.size()) : 2;
@@ -32,8 +38,9 @@ public:
             for (int k = 0; k < q; k++) a.push_back(feedback[j + k]);
             cascade.push_back({cascade.empty() ? Expr(gain) : Expr(1.0f), a});
         }
-        cascade::LineStripsFuncs f = cascade::define_line_strips(input, input.dim(0).extent(), output,
-                                                                 cascade, passes, segment, overlap);
+        cascade::LineStripsFuncs f =
+            cascade::define_line_strips(input, input.dim(0).extent(), output, cascade, passes, segment,
+                                        overlap, exact ? Expr(*extension) : Expr());
         for (int d = 0; d < 2; d++) {
             input.dim(d).set_min(0);
             output.dim(d).set_min(0);
@@ -44,6 +51,9 @@ public:
             cascade::schedule_line_strips_cpu(f, natural_vector_size<float>());
         }
     }
+
+private:
+    Input<int> *extension = nullptr;
 };
 
 }  // namespace

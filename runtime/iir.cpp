@@ -544,12 +544,42 @@ Image iir_2d(const Image &input, const Filter2D &filter, const IirOptions &optio
 
 namespace {
 
-// A one-row or one-column image, boundary none, the automatic algorithm: one long signal per
-// channel, filtered block-parallel along it (runtime/line_filter.h, algorithm 3) instead of by
-// tiles one sample thick.
-bool runs_as_line(int width, int height, const IirOptions &options) {
-    return options.boundary == Boundary::none && options.algorithm == Algorithm::automatic &&
-           options.passes == Passes::all && (width == 1) != (height == 1);
+// A one-row or one-column image, the automatic algorithm: one long signal per channel, filtered
+// along it (runtime/line_filter.h) instead of by tiles one sample thick. Boundary none by either
+// method; the exact boundaries where a strips variant fits the filter.
+bool runs_as_line(int width, int height, const Filter2D &filter, const IirOptions &options) {
+    if (options.algorithm != Algorithm::automatic || options.passes != Passes::all ||
+        (width == 1) == (height == 1))
+        return false;
+    if (options.boundary == Boundary::none) return true;
+    const RecursiveFilter &along = height == 1 ? filter.horizontal : filter.vertical;
+    return line_strips_fit(along, options.boundary, resolve_device(options.device));
+}
+
+// What a filter's passes make of a line of one sample: under none its feedbacks are zero (b0²);
+// under zero the sample stands alone, so the anticausal pass sums the causal response times
+// itself (Σ h_k²); the other extensions repeat it, a constant line (H(1)²).
+double one_sample_gain(const RecursiveFilter &f, Boundary boundary) {
+    if (boundary == Boundary::none) return f.gain * f.gain;
+    if (boundary != Boundary::zero) {
+        double denominator = 1;
+        for (double a : f.feedback) denominator += a;
+        return (f.gain / denominator) * (f.gain / denominator);
+    }
+    // The response run until its last `order` samples add nothing to the sum in double (a stable
+    // filter's: require_stable ran).
+    const size_t order = f.feedback.size();
+    std::vector<double> h;
+    double energy = 0;
+    for (size_t n = 0;; n++) {
+        double v = n == 0 ? f.gain : 0.0;
+        for (size_t k = 1; k <= order && k <= n; k++) v -= f.feedback[k - 1] * h[n - k];
+        h.push_back(v);
+        energy += v * v;
+        bool done = n >= order;
+        for (size_t k = 0; done && k <= order; k++) done = h[n - k] * h[n - k] <= 1e-20 * energy;
+        if (done) return energy;
+    }
 }
 
 void iir_line_2d(const Image &input, Image &output, const Filter2D &filter, const IirOptions &options) {
@@ -558,9 +588,8 @@ void iir_line_2d(const Image &input, Image &output, const Filter2D &filter, cons
     const RecursiveFilter &across = row ? filter.vertical : filter.horizontal;
     require_stable(across);
     iir_line(input.data.data(), output.data.data(), row ? input.width : input.height, input.channels, along,
-             3, options.device);
-    // Across, every line is one sample and the feedbacks zero: the passes scale it by b0 twice.
-    const float scale = float(across.gain * across.gain);
+             3, options.device, LineMethod::automatic, options.boundary);
+    const float scale = float(one_sample_gain(across, options.boundary));
     if (scale != 1.0f)
         for (float &v : output.data) v *= scale;
 }
@@ -578,7 +607,8 @@ void iir_2d(const Image &input, Image &output, const Filter2D &filter, const Iir
     if (input.width < 1 || input.height < 1 || input.channels < 1) throw Error("the input image is empty");
     if (output.width != input.width || output.height != input.height || output.channels != input.channels)
         throw Error("the output image's shape differs from the input's");
-    if (runs_as_line(input.width, input.height, options)) return iir_line_2d(input, output, filter, options);
+    if (runs_as_line(input.width, input.height, filter, options))
+        return iir_line_2d(input, output, filter, options);
     const Device device = resolve_device(options.device);
     IirOptions chosen = options;
     if (options.algorithm == Algorithm::automatic && options.form == Form::automatic &&

@@ -68,12 +68,13 @@ namespace {
 
 // The overlapped-segments variant (generators/line_strips.h) for `sections` with the smallest
 // overlap the build holds at or above theirs, or null. Its name ends in its overlap:
-// line_strips<algorithm>[_sections]_w<overlap>.
+// line_strips<algorithm>[_sections][_exact]_w<overlap>.
 const Variant *strips_variant(const std::vector<RecursiveFilter> &sections, bool direct, int algorithm,
-                              Device device) {
+                              bool exact, Device device) {
     const int overlap = strips_overlap(sections);
     if (overlap < 0) return nullptr;
-    const std::string prefix = "line_strips" + std::to_string(algorithm) + (direct ? "" : "_sections") + "_w";
+    const std::string prefix = "line_strips" + std::to_string(algorithm) + (direct ? "" : "_sections") +
+                               (exact ? "_exact" : "") + "_w";
     std::vector<int> overlaps;
     for (const Variant &v : variants()) {
         const std::string name = v.algorithm;
@@ -97,8 +98,8 @@ struct LinePlan::Call {
 };
 
 LinePlan::LinePlan(const RecursiveFilter &filter, int64_t length, int algorithm, Device device,
-                   LineMethod method)
-    : length_(length), call_(std::make_unique<Call>()) {
+                   LineMethod method, Boundary boundary)
+    : boundary_(boundary), length_(length), call_(std::make_unique<Call>()) {
     if (algorithm != 1 && algorithm != 3)
         throw Error("the 1D filters run algorithm 1 (causal) or 3 (causal, then anticausal), not " +
                     std::to_string(algorithm));
@@ -109,12 +110,18 @@ LinePlan::LinePlan(const RecursiveFilter &filter, int64_t length, int algorithm,
     // accuracy: docs/algorithms.md).
     const bool direct = filter.order() == 1;
     const int count = direct ? 1 : int(to_sections(filter).size());
-    // The CPU's automatic choice keeps the blocks: there the segments' windows load across vector
-    // lanes S samples apart, and took 24.8 ms against the blocks' 13.1 (algorithm 3, order 1,
-    // 2^24 samples, this 2-core build machine; docs/performance.md).
-    if (method == LineMethod::strips || (method == LineMethod::automatic && device == Device::cuda)) {
-        variant_ = strips_variant(variant_sections(filter, direct, count), direct, algorithm, device);
-        if (!variant_ && method == LineMethod::strips) {
+    const bool exact = boundary != Boundary::none;
+    if (exact && algorithm != 3)
+        throw Error("the 1D filters take a boundary other than none on both passes (algorithm 3)");
+    if (exact && method == LineMethod::blocks)
+        throw Error("the 1D blocks (algorithms 1 and 3) take boundary none; the strips take the others");
+    // The CPU's automatic choice keeps the blocks under boundary none: there the segments' windows
+    // load across vector lanes S samples apart, and took 30.3 ms against the blocks' 13.7
+    // (algorithm 3, order 1, 2^24 samples, this 2-core build machine; docs/performance.md).
+    if (exact || method == LineMethod::strips ||
+        (method == LineMethod::automatic && device == Device::cuda)) {
+        variant_ = strips_variant(variant_sections(filter, direct, count), direct, algorithm, exact, device);
+        if (!variant_ && (exact || method == LineMethod::strips)) {
             const int overlap = strips_overlap(variant_sections(filter, direct, count));
             throw Error(
                 "no line_strips variant of this build fits the filter: its response needs " +
@@ -149,6 +156,7 @@ void LinePlan::run(halide_buffer_t *input, halide_buffer_t *output) {
     PipelineCall call;
     call.buffer("input", input).buffer("output", output);
     if (!strips_) call.buffer("table", call_->table_buffer.raw_buffer());
+    if (boundary_ != Boundary::none) call.scalar("extension", double(int(boundary_)));
     for (const auto &[name, value] : call_->scalars) call.scalar(name, value);
     call.run(*variant_);
 }
@@ -158,9 +166,9 @@ void LinePlan::run_host(halide_buffer_t *input, halide_buffer_t *output) {
 }
 
 void iir_line(const float *input, float *output, int64_t length, int channels, const RecursiveFilter &filter,
-              int algorithm, DeviceChoice device, LineMethod method) {
+              int algorithm, DeviceChoice device, LineMethod method, Boundary boundary) {
     if (channels < 1) throw Error("the signal has no channels");
-    LinePlan plan(filter, length, algorithm, resolve_device(device), method);
+    LinePlan plan(filter, length, algorithm, resolve_device(device), method, boundary);
     // A pipeline buffer addresses at most 2 GiB: as many channels per call as fit.
     require_addressable("a channel", double(length), 1, 1, sizeof(float));
     const int64_t limit = (int64_t(1) << 31) - 1;
@@ -172,6 +180,13 @@ void iir_line(const float *input, float *output, int64_t length, int channels, c
         Halide::Runtime::Buffer<float> out(output + offset, int(length), n);
         plan.run_host(in.raw_buffer(), out.raw_buffer());
     }
+}
+
+bool line_strips_fit(const RecursiveFilter &filter, Boundary boundary, Device device) {
+    const bool direct = filter.order() == 1;
+    const int count = direct ? 1 : int(to_sections(filter).size());
+    return strips_variant(variant_sections(filter, direct, count), direct, 3, boundary != Boundary::none,
+                          device) != nullptr;
 }
 
 }  // namespace cascade

@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "cascade/boundary.h"
 #include "cascade/device.h"
 #include "cascade/filter.h"
 #include "variants.h"
@@ -31,12 +32,14 @@ enum class LineMethod { automatic, blocks, strips };
 // A filter bound to the variant that runs it on signals of one length, its coefficients and
 // table computed once. `algorithm`: 1 (causal) or 3 (causal, then anticausal), by either method.
 // Order 1 runs in direct form, higher orders as sections of order 2 (float32-accurate at any
-// order, up to the build's section counts). Throws cascade::Error for an unstable filter, a bad
-// algorithm or length, or a missing variant (for `strips`: none whose overlap fits the filter).
+// order, up to the build's section counts). A boundary other than none runs by strips, both
+// passes (algorithm 3), on either device: the windows read the extension past the signal's ends.
+// Throws cascade::Error for an unstable filter, a bad algorithm, length or boundary, or a missing
+// variant (for the strips: none whose overlap fits the filter).
 class LinePlan {
 public:
     LinePlan(const RecursiveFilter &filter, int64_t length, int algorithm, Device device,
-             LineMethod method = LineMethod::automatic);
+             LineMethod method = LineMethod::automatic, Boundary boundary = Boundary::none);
     ~LinePlan();
     LinePlan(const LinePlan &) = delete;
     LinePlan &operator=(const LinePlan &) = delete;
@@ -54,6 +57,7 @@ private:
     struct Call;
     const Variant *variant_;
     bool strips_ = false;
+    Boundary boundary_ = Boundary::none;
     int64_t length_;
     std::unique_ptr<Call> call_;
 };
@@ -63,6 +67,9 @@ private:
 // calls where one buffer would exceed the 2 GiB a pipeline can address.
 void iir_line(const float *input, float *output, int64_t length, int channels, const RecursiveFilter &filter,
               int algorithm = 3, DeviceChoice device = DeviceChoice::automatic,
-              LineMethod method = LineMethod::automatic);
+              LineMethod method = LineMethod::automatic, Boundary boundary = Boundary::none);
+
+// Whether the build has a strips variant for `filter` under `boundary` (both passes) on `device`.
+bool line_strips_fit(const RecursiveFilter &filter, Boundary boundary, Device device);
 
 }  // namespace cascade

@@ -123,6 +123,32 @@ TEST_P(SignalTest, OneRowAndOneColumnImagesMatchTheReference) {
     }
 }
 
+// The same under every extension, with filters the line strips fit (poles to 0.5): the long side
+// by the strips, reading the extension past the signal's ends; the one-sample side scaled by what
+// the extension makes of a line of one sample (zero: the sample alone; the others: a constant).
+TEST_P(SignalTest, OneRowAndOneColumnImagesMatchTheReferenceUnderEveryExtension) {
+    auto rng = rng_for_test();
+    for (Boundary boundary :
+         {Boundary::zero, Boundary::clamp, Boundary::periodic, Boundary::reflect, Boundary::mirror}) {
+        for (Size size : {Size{20011, 1}, Size{1, 4099}, Size{2, 1}, Size{1, 1}}) {
+            for (int order : {1, 3}) {
+                const Filter2D filter{random_stable_filter(rng, order, 0.5, order == 3),
+                                      random_stable_filter(rng, order, 0.5, order == 3)};
+                const Image input = random_image(rng, size.width, size.height, 2);
+                Image output(size.width, size.height, 2);
+                std::fill(output.data.begin(), output.data.end(), std::numeric_limits<float>::quiet_NaN());
+                iir_2d(input, output, filter, {boundary, GetParam()});
+                for (int c = 0; c < 2; c++)
+                    EXPECT_TRUE(testing::within_relative_l2(
+                        reference::plane(output, c),
+                        reference::filter_2d(filter, reference::plane(input, c), boundary), 1e-5))
+                        << boundary_name(boundary) << " " << size.width << "x" << size.height << " order "
+                        << order << " channel " << c;
+            }
+        }
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(Devices, SignalTest, ::testing::Values(DeviceChoice::cpu, DeviceChoice::cuda),
                          [](const auto &info) { return info.param == DeviceChoice::cuda ? "cuda" : "cpu"; });
 

@@ -265,6 +265,56 @@ INSTANTIATE_TEST_SUITE_P(Devices, IirLineStripsChoiceTest,
                              return std::string(info.param == DeviceChoice::cuda ? "cuda" : "cpu");
                          });
 
+// The strips under every extension: the windows past the signal's ends read the extended
+// signal, so every segment filters it as if it went on (the reference writes the extension out
+// past the decay). Lengths shorter than the overlap fold more than once.
+class IirLineBoundaryTest : public testing::DeviceTest<DeviceChoice> {};
+
+TEST_P(IirLineBoundaryTest, StripsMatchTheExtendedReference) {
+    auto rng = rng_for_test();
+    const RecursiveFilter identity{1.0, {}};
+    for (Boundary boundary :
+         {Boundary::zero, Boundary::clamp, Boundary::periodic, Boundary::reflect, Boundary::mirror}) {
+        for (int order : {1, 2, 3}) {
+            for (int64_t length : {int64_t(1), int64_t(2), int64_t(5), kSegment, kSegment + 1, int64_t(1009),
+                                   kSegments + 1, int64_t(65537)}) {
+                const RecursiveFilter f = random_stable_filter(rng, order, 0.6, order > 1);
+                const MatrixXd X = random_matrix(rng, int(length), 2);
+                const std::vector<float> input(X.data(), X.data() + X.size());
+                std::vector<float> output(input.size(), std::numeric_limits<float>::quiet_NaN());
+                iir_line(input.data(), output.data(), length, 2, f, 3, GetParam(), LineMethod::automatic,
+                         boundary);
+                for (int c = 0; c < 2; c++) {
+                    MatrixXd got(length, 1);
+                    for (int64_t n = 0; n < length; n++) got(n, 0) = output[size_t(c) * length + n];
+                    const MatrixXd expected = reference::filter_2d(Filter2D{f, identity}, X.col(c), boundary);
+                    EXPECT_TRUE(within_relative_l2(got, expected, 1e-5))
+                        << boundary_name(boundary) << " order " << order << " length " << length
+                        << " channel " << c;
+                }
+            }
+        }
+    }
+}
+
+// An extension needs the strips, both passes, and a filter that fits them.
+TEST_P(IirLineBoundaryTest, RefusesWhatTheStripsCannotRun) {
+    const Device device = GetParam() == DeviceChoice::cuda ? Device::cuda : Device::cpu;
+    const RecursiveFilter fits{0.5, {-0.5}}, slow{0.05, {-0.95}};
+    EXPECT_TRUE(LinePlan(fits, 100, 3, device, LineMethod::automatic, Boundary::reflect).strips());
+    EXPECT_THROW(LinePlan(fits, 100, 1, device, LineMethod::automatic, Boundary::reflect), Error);
+    EXPECT_THROW(LinePlan(fits, 100, 3, device, LineMethod::blocks, Boundary::clamp), Error);
+    EXPECT_THROW(LinePlan(slow, 100, 3, device, LineMethod::automatic, Boundary::mirror), Error);
+    EXPECT_TRUE(line_strips_fit(fits, Boundary::zero, device));
+    EXPECT_FALSE(line_strips_fit(slow, Boundary::zero, device));
+}
+
+INSTANTIATE_TEST_SUITE_P(Devices, IirLineBoundaryTest,
+                         ::testing::Values(DeviceChoice::cpu, DeviceChoice::cuda),
+                         [](const ::testing::TestParamInfo<DeviceChoice> &info) {
+                             return std::string(info.param == DeviceChoice::cuda ? "cuda" : "cpu");
+                         });
+
 TEST(IirLine, RejectsBadArguments) {
     const RecursiveFilter stable{0.5, {-0.5}};
     std::vector<float> x(8, 1.0f), y(8);
