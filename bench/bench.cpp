@@ -141,7 +141,8 @@ std::shared_ptr<Halide::Runtime::Buffer<>> retyped(halide_buffer_t *buffer, Samp
 // workspace: its samples seen as one signal of N.
 std::function<void()> line_call(const std::string &algorithm, const RecursiveFilter &filter,
                                 std::shared_ptr<Halide::Runtime::Buffer<>> input,
-                                std::shared_ptr<Halide::Runtime::Buffer<>> output, Device device) {
+                                std::shared_ptr<Halide::Runtime::Buffer<>> output, Device device,
+                                Boundary boundary) {
     const int width = input->width(), height = input->height();
     if ((width == 1) == (height == 1)) throw Skip{"unavailable: line variants take 1xN or Nx1 sizes"};
     if (input->type() != halide_type_of<float>() || output->type() != halide_type_of<float>())
@@ -152,7 +153,7 @@ std::function<void()> line_call(const std::string &algorithm, const RecursiveFil
          out = alias(output->raw_buffer(), halide_type_of<float>(), signal);
     const bool strips = algorithm.rfind("linestrips", 0) == 0;
     auto plan = std::make_shared<LinePlan>(filter, length, algorithm.back() == '1' ? 1 : 3, device,
-                                           strips ? LineMethod::strips : LineMethod::blocks);
+                                           strips ? LineMethod::strips : LineMethod::blocks, boundary);
     return [=] { plan->run(in->raw_buffer(), out->raw_buffer()); };
 }
 
@@ -178,8 +179,9 @@ std::function<void()> iir_call(const std::string &bounded, halide_buffer_t *inpu
     }
     if (algorithm == "line1" || algorithm == "line3" || algorithm == "linestrips1" ||
         algorithm == "linestrips3") {
-        if (boundary != Boundary::none) throw Skip{"unavailable: line variants take boundary none"};
-        return line_call(algorithm, filter, input, output, device);
+        if (boundary != Boundary::none && algorithm.rfind("linestrips3", 0) != 0)
+            throw Skip{"unavailable: the line blocks take boundary none (linestrips3 takes the others)"};
+        return line_call(algorithm, filter, input, output, device, boundary);
     }
     Algorithm a;
     try {

@@ -61,8 +61,13 @@ LineStripsFuncs define_line_strips(Func input, Expr length, Func output,
     const Expr inside = n >= 0 && n < length;
     if (extension.defined()) {
         constexpr int kZero = 1;  // Boundary::zero
-        f.signal(n, c) =
-            select(inside || extension != kZero, input(extended_index(extension, n, length), c), 0.0f);
+        // The fold (a run-time extension's divisions) behind a branch that samples inside the
+        // signal skip: a select would compute it for every sample.
+        Expr index =
+            Internal::Call::make(Int(32), Internal::Call::if_then_else,
+                                 {inside, clamp(n, 0, length - 1), extended_index(extension, n, length)},
+                                 Internal::Call::PureIntrinsic);
+        f.signal(n, c) = select(inside || extension != kZero, input(index, c), 0.0f);
     } else {
         f.signal(n, c) = select(inside, input(clamp(n, 0, length - 1), c), 0.0f);
     }
