@@ -34,6 +34,9 @@ struct LineStripsFuncs {
     Halide::RDom backward_scan;
     Halide::Func segments;  // (i, g, c): segment g's filtered samples
     Halide::Func output;
+    // With an extension: whether the signal is at least a window long, so that each sample a
+    // window reads folds once (undefined under boundary none).
+    Halide::Expr folds_once;
     Halide::Var n, c, i, g;
     int segment = 0, overlap = 0, after = 0;  // S, W, A
 };

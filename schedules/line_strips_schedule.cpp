@@ -53,6 +53,8 @@ void schedule_line_strips_cuda(LineStripsFuncs &f, int threads) {
         .split(f.g, go, gy, threads / 32, TailStrategy::RoundUp)
         .reorder(f.i, gy, go)
         .gpu_threads(f.i, gy);
+    // Two kernels under an extension: one for signals that fold once, one for shorter ones.
+    if (f.folds_once.defined()) f.output.specialize(f.folds_once);
     const Func causal = f.causal.defined() ? f.causal : f.segments;
     Var gx = segment_per_thread(causal, f.i, f.g, S, f.output, blk);
     window_in_registers(f.forward, f.forward_scan, causal, gx, f.i, f.overlap + S);
@@ -71,6 +73,7 @@ void schedule_line_strips_cpu(LineStripsFuncs &f, int lanes) {
         .reorder(ni, blk, f.c)
         .parallel(blk)
         .vectorize(ni, lanes, TailStrategy::GuardWithIf);
+    if (f.folds_once.defined()) f.output.specialize(f.folds_once);
     // The task's rows stored transposed (the segment innermost): a window's sample across `lanes`
     // neighbouring segments is one dense vector.
     f.rows.compute_at(f.output, blk)
