@@ -65,6 +65,7 @@ LineStripsFuncs define_line_strips(Func input, Expr length, Func output,
         // fold of it: a few selects, no division. Shorter signals fold as often as it takes
         // (generators/boundary.h). The schedules specialise on which.
         f.folds_once = length >= W + S + A;
+        f.extension = extension;
         const Expr once =
             select(extension == kPeriodic, select(n < 0, n + length, n >= length, n - length, n),
                    extension == kReflect, select(n < 0, -1 - n, n >= length, 2 * length - 1 - n, n),

@@ -37,6 +37,7 @@ struct LineStripsFuncs {
     // With an extension: whether the signal is at least a window long, so that each sample a
     // window reads folds once (undefined under boundary none).
     Halide::Expr folds_once;
+    Halide::Expr extension;  // the run-time extension, or undefined
     Halide::Var n, c, i, g;
     int segment = 0, overlap = 0, after = 0;  // S, W, A
 };
