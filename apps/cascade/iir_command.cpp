@@ -70,8 +70,9 @@ Command add_iir_command(CLI::App &app) {
     add_filter_options(*cmd, args->how);
     cmd->add_option("--axes", args->axes,
                     "Filter along x (the rows), y (the columns) or both (xy); a one-row or one-column image "
-                    "is a 1D signal, filtered block-parallel along it (algorithm 3) with --boundary none and "
-                    "--algorithm auto")
+                    "is a 1D signal with --algorithm auto: filtered by overlapped segments where the filter "
+                    "fits them (CUDA; any --boundary other than none on either device), else block-parallel "
+                    "along it (algorithm 3, --boundary none)")
         ->check(CLI::IsMember({"x", "y", "xy"}))
         ->capture_default_str();
     cmd->add_option("--passes", args->passes,

@@ -129,8 +129,10 @@ bool converts_samples(const Filter2D &filter, const IirOptions &options, SampleT
 
 // Applies `filter` to every channel of `input`: causal then anticausal down the columns, then
 // along the rows. Checks the filter's stability first; throws cascade::Error on any failure.
-// A one-row or one-column image with boundary none and the automatic algorithm runs as a long
-// 1D signal (runtime/line_filter.h: Nehab et al.'s algorithm 3, block-parallel along it).
+// A one-row or one-column image with the automatic algorithm runs as a long 1D signal
+// (runtime/line_filter.h): on CUDA, and under the exact boundaries on either device, by
+// overlapped segments where the filter's response fits them; else, boundary none, by Nehab et
+// al.'s algorithm 3, block-parallel along it.
 Image iir_2d(const Image &input, const Filter2D &filter, const IirOptions &options = {});
 // The same, into an `output` of the input's shape (reused, or poisoned by tests beforehand).
 void iir_2d(const Image &input, Image &output, const Filter2D &filter, const IirOptions &options = {});
