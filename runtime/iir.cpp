@@ -558,28 +558,23 @@ bool runs_as_line(int width, int height, const Filter2D &filter, const IirOption
 
 // What a filter's passes make of a line of one sample: under none its feedbacks are zero (b0²);
 // under zero the sample stands alone, so the anticausal pass sums the causal response times
-// itself (Σ h_k²); the other extensions repeat it, a constant line (H(1)²).
+// itself (Σ h_k², over the response until it has decayed to 1e−10 of its size); the other
+// extensions repeat it, a constant line (H(1)², dc_response).
 double one_sample_gain(const RecursiveFilter &f, Boundary boundary) {
     if (boundary == Boundary::none) return f.gain * f.gain;
-    if (boundary != Boundary::zero) {
-        double denominator = 1;
-        for (double a : f.feedback) denominator += a;
-        return (f.gain / denominator) * (f.gain / denominator);
-    }
-    // The response run until its last `order` samples add nothing to the sum in double (a stable
-    // filter's: require_stable ran).
-    const size_t order = f.feedback.size();
-    std::vector<double> h;
+    if (boundary != Boundary::zero) return dc_response({f});
+    std::vector<double> last(f.feedback.size(), 0.0);  // the response's latest samples, newest first
     double energy = 0;
-    for (size_t n = 0;; n++) {
+    for (int64_t n = 0, length = decay_length(to_sections(f), 1e-10); n < length; n++) {
         double v = n == 0 ? f.gain : 0.0;
-        for (size_t k = 1; k <= order && k <= n; k++) v -= f.feedback[k - 1] * h[n - k];
-        h.push_back(v);
+        for (size_t k = 0; k < last.size(); k++) v -= f.feedback[k] * last[k];
+        if (!last.empty()) {
+            last.pop_back();
+            last.insert(last.begin(), v);
+        }
         energy += v * v;
-        bool done = n >= order;
-        for (size_t k = 0; done && k <= order; k++) done = h[n - k] * h[n - k] <= 1e-20 * energy;
-        if (done) return energy;
     }
+    return energy;
 }
 
 void iir_line_2d(const Image &input, Image &output, const Filter2D &filter, const IirOptions &options) {

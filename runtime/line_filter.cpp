@@ -66,15 +66,26 @@ std::vector<float> line_table(const std::vector<RecursiveFilter> &sections, int 
 
 namespace {
 
-// The overlapped-segments variant (generators/line_strips.h) for `sections` with the smallest
-// overlap the build holds at or above theirs, or null. Its name ends in its overlap:
+// The filter's sections as a variant of `count` of them runs them: order 1 in direct form, higher
+// orders as sections of order 2 (the direct form of order ≥ 3 loses float32's accuracy:
+// docs/algorithms.md).
+std::vector<RecursiveFilter> as_run(const RecursiveFilter &filter, int count) {
+    return variant_sections(filter, filter.order() == 1, count);
+}
+
+int section_count(const RecursiveFilter &filter) {
+    return filter.order() == 1 ? 1 : int(to_sections(filter).size());
+}
+
+// The overlapped-segments variant (generators/line_strips.h) for `filter` with the smallest
+// overlap the build holds at or above its response's, or null. Its name ends in its overlap:
 // line_strips<algorithm>[_sections][_exact]_w<overlap>.
-const Variant *strips_variant(const std::vector<RecursiveFilter> &sections, bool direct, int algorithm,
-                              bool exact, Device device) {
-    const int overlap = strips_overlap(sections);
+const Variant *strips_variant(const RecursiveFilter &filter, int algorithm, bool exact, Device device) {
+    const int count = section_count(filter);
+    const int overlap = strips_overlap(as_run(filter, count));
     if (overlap < 0) return nullptr;
-    const std::string prefix = "line_strips" + std::to_string(algorithm) + (direct ? "" : "_sections") +
-                               (exact ? "_exact" : "") + "_w";
+    const std::string prefix = "line_strips" + std::to_string(algorithm) +
+                               (filter.order() == 1 ? "" : "_sections") + (exact ? "_exact" : "") + "_w";
     std::vector<int> overlaps;
     for (const Variant &v : variants()) {
         const std::string name = v.algorithm;
@@ -84,8 +95,7 @@ const Variant *strips_variant(const std::vector<RecursiveFilter> &sections, bool
     std::sort(overlaps.begin(), overlaps.end());
     for (int w : overlaps)
         if (w >= overlap)
-            if (const Variant *v = lookup_variant(prefix + std::to_string(w), int(sections.size()), device))
-                return v;
+            if (const Variant *v = lookup_variant(prefix + std::to_string(w), count, device)) return v;
     return nullptr;
 }
 
@@ -106,10 +116,8 @@ LinePlan::LinePlan(const RecursiveFilter &filter, int64_t length, int algorithm,
     if (length < 1) throw Error("the signal is empty");
     if (length > INT32_MAX) throw Error("a pipeline takes at most 2^31 − 1 samples per channel");
     require_stable(filter);
-    // Order 1 in direct form; above, sections (the direct form of order ≥ 3 loses float32's
-    // accuracy: docs/algorithms.md).
     const bool direct = filter.order() == 1;
-    const int count = direct ? 1 : int(to_sections(filter).size());
+    const int count = section_count(filter);
     const bool exact = boundary != Boundary::none;
     if (exact && algorithm != 3)
         throw Error("the 1D filters take a boundary other than none on both passes (algorithm 3)");
@@ -120,9 +128,9 @@ LinePlan::LinePlan(const RecursiveFilter &filter, int64_t length, int algorithm,
     // (algorithm 3, order 1, 2^24 samples, this 2-core build machine; docs/performance.md).
     if (exact || method == LineMethod::strips ||
         (method == LineMethod::automatic && device == Device::cuda)) {
-        variant_ = strips_variant(variant_sections(filter, direct, count), direct, algorithm, exact, device);
+        variant_ = strips_variant(filter, algorithm, exact, device);
         if (!variant_ && (exact || method == LineMethod::strips)) {
-            const int overlap = strips_overlap(variant_sections(filter, direct, count));
+            const int overlap = strips_overlap(as_run(filter, count));
             throw Error(
                 "no line_strips variant of this build fits the filter: its response needs " +
                 (overlap < 0 ? "more than " + std::to_string(kStripsMaxOverlap) : std::to_string(overlap)) +
@@ -131,13 +139,12 @@ LinePlan::LinePlan(const RecursiveFilter &filter, int64_t length, int algorithm,
         strips_ = variant_ != nullptr;
     }
     if (strips_) {
-        add_filter_scalars(call_->scalars, variant_sections(filter, direct, variant_->order), "gain",
-                           "feedback_");
+        add_filter_scalars(call_->scalars, as_run(filter, variant_->order), "gain", "feedback_");
         return;
     }
     const std::string name = "iir_line" + std::to_string(algorithm) + (direct ? "" : "_sections");
     variant_ = &find_variant(name, count, device);
-    const std::vector<RecursiveFilter> sections = variant_sections(filter, direct, variant_->order);
+    const std::vector<RecursiveFilter> sections = as_run(filter, variant_->order);
     add_filter_scalars(call_->scalars, sections, "gain", "feedback_");
     call_->table = line_table(sections, CASCADE_LINE_BLOCK, CASCADE_LINE_CHUNK, CASCADE_LINE_LEVELS, length);
     const int K = int(sections.size()) * sections[0].order();
@@ -183,10 +190,7 @@ void iir_line(const float *input, float *output, int64_t length, int channels, c
 }
 
 bool line_strips_fit(const RecursiveFilter &filter, Boundary boundary, Device device) {
-    const bool direct = filter.order() == 1;
-    const int count = direct ? 1 : int(to_sections(filter).size());
-    return strips_variant(variant_sections(filter, direct, count), direct, 3, boundary != Boundary::none,
-                          device) != nullptr;
+    return strips_variant(filter, 3, boundary != Boundary::none, device) != nullptr;
 }
 
 }  // namespace cascade

@@ -65,6 +65,11 @@ void check(const RecursiveFilter &f, int64_t length, int channels, int algorithm
     }
 }
 
+// A device-parameterised case's name.
+std::string device_name(const ::testing::TestParamInfo<DeviceChoice> &info) {
+    return info.param == DeviceChoice::cuda ? "cuda" : "cpu";
+}
+
 struct LineCase {
     DeviceChoice device;
     int algorithm;
@@ -124,9 +129,7 @@ TEST_P(IirLineLongTest, CarriesCrossEveryLevel) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Devices, IirLineLongTest, ::testing::Values(DeviceChoice::cpu, DeviceChoice::cuda),
-                         [](const ::testing::TestParamInfo<DeviceChoice> &info) {
-                             return std::string(info.param == DeviceChoice::cuda ? "cuda" : "cpu");
-                         });
+                         device_name);
 
 // The table's matrices: Mc of a full and of the last block from tile_matrices, and at each level
 // l the powers Mf^(C^l·(v+1)), Mr^(C^l·(v+1)), here by repeated squaring (the table multiplies them
@@ -260,10 +263,7 @@ TEST_P(IirLineStripsChoiceTest, OverlapDecidesTheMethod) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Devices, IirLineStripsChoiceTest,
-                         ::testing::Values(DeviceChoice::cpu, DeviceChoice::cuda),
-                         [](const ::testing::TestParamInfo<DeviceChoice> &info) {
-                             return std::string(info.param == DeviceChoice::cuda ? "cuda" : "cpu");
-                         });
+                         ::testing::Values(DeviceChoice::cpu, DeviceChoice::cuda), device_name);
 
 // The strips under every extension: the windows past the signal's ends read the extended
 // signal, so every segment filters it as if it went on (the reference writes the extension out
@@ -310,10 +310,7 @@ TEST_P(IirLineBoundaryTest, RefusesWhatTheStripsCannotRun) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Devices, IirLineBoundaryTest,
-                         ::testing::Values(DeviceChoice::cpu, DeviceChoice::cuda),
-                         [](const ::testing::TestParamInfo<DeviceChoice> &info) {
-                             return std::string(info.param == DeviceChoice::cuda ? "cuda" : "cpu");
-                         });
+                         ::testing::Values(DeviceChoice::cpu, DeviceChoice::cuda), device_name);
 
 TEST(IirLine, RejectsBadArguments) {
     const RecursiveFilter stable{0.5, {-0.5}};
