@@ -96,7 +96,7 @@ public:
         cascade::IirTiledFuncs f =
             cascade::define_iir_tiled(source, width, height, output, down, across, vertical, horizontal, tile,
                                       algorithm, exact ? &edges : nullptr, output.type(),
-                                      cascade::rows_in_registers(scan_style, exact, get_target()),
+                                      cascade::rows_in_registers(scan_style, exact, tile, get_target()),
                                       cascade::carry_form(carry_kernels, get_target()));
         set_bounds(down.state());
         if (f.full.defined())

@@ -84,14 +84,16 @@ CarryForm carry_form(CarryKernels carries, const Target &target) {
                                                                         : CarryForm::powers;
 }
 
-bool rows_in_registers(ScanStyle scan, bool exact, const Target &target) {
+bool rows_in_registers(ScanStyle scan, bool exact, int tile, const Target &target) {
     // `automatic`: in registers under boundary none only. With exact boundaries (H100, 2026-11-26,
     // the same call, 6-order3-clamp, GiP/s in shared memory → in registers): 74.6 → 78.4 at 8192²,
     // 48.5 → 49.8 at 4096², but 42.5 → 40.1 at 5000×3001, where the tiles do not cover the image
     // and the exact capture selects the row's last valid sample among all 64 (tile_scans.cpp);
     // images of real sizes are rarely whole tiles.
+    // A row of 128 samples is more than the JIT's 64 registers a thread hold: `tile_edges` spilled
+    // (H100, 8192², 6-order3, tiles of 128, ncu: 227 µs in registers, 128 in shared memory).
     if (!target.has_gpu_feature()) return false;
-    return scan == ScanStyle::registers || (scan == ScanStyle::automatic && !exact);
+    return scan == ScanStyle::registers || (scan == ScanStyle::automatic && !exact && tile <= 64);
 }
 
 void schedule_tile_cpu(TileScans t, int lanes) {
@@ -390,11 +392,21 @@ void schedule_iir_tiled_cuda(IirTiledFuncs &f, int rows, CarryKernels carries) {
         {f.completed_rows, {f.row_prologue, f.row_epilogue}}};
     for (auto [completed, carries_of] : dimensions) {
         auto [P, E] = carries_of;
-        if (fused(P, carries) && P.K == 1) {
-            schedule_carries_in_one_kernel_cuda(completed, 2 * P.K, {P, E});
+        const bool exact = f.column_feedbacks.defined();
+        if (fused(P, carries) && (P.K == 1 || (P.K <= 3 && !exact))) {
+            // Both carries of a dimension in one kernel. At K = 3 (the direct form of order 3), in
+            // its registers (222–255), against a kernel each (H100, 6-order3, GiP/s, the same
+            // calls): tiles of 64, 2048² 67.1–70.1 → 77.7–78.4, 8192² 132.6–132.9 → 132.1; tiles
+            // of 128, 2048² 54.4–70.1 → 76.3–80.3, 4096² 115.1–115.8 → 116.0–116.6, 8192²
+            // 149.9–150.4 → 148.0–148.2. Not with exact boundaries, where it lost at the larger
+            // sizes (6-order3-clamp, tiles of 128: 4096² 78.8–79.7 → 76.8–77.5, 8192² 120.6–121.2
+            // → 116.1–116.8).
+            schedule_carries_in_one_kernel_cuda(completed, 2 * P.K, {P, E},
+                                                P.K == 1 ? 0 : kUncappedRegisters);
         } else if (fused(P, carries)) {
-            // K > 1: a kernel per carry. Both in one needed 255 registers a thread, which the
-            // JIT's cap of 64 (Halide's HL_CUDA_JIT_MAX_REGISTERS) spilled (H100, 8192², 6-order3:
+            // K = 4, or exact at K > 1: a kernel per carry. At K = 4 both in one needed 255
+            // registers a thread, which the JIT's cap of 64 (Halide's HL_CUDA_JIT_MAX_REGISTERS)
+            // spilled (H100, 8192², 6-order3:
             // the columns' kernel 146 µs against 104 in six kernels). E's kernel, which forms
             // Ē(t + 1) + Mc·P(t), spilled alone under the cap: uncapped, 92.5 → 45.3 µs (columns)
             // and 93.0 → 46.6 (rows), where P's took 22.8 → 23.7 (H100, 8192², 6-order3, ncu).

@@ -224,6 +224,29 @@ TEST(IirGpu, AutomaticFormTakesTheDirectFormOfOrderThreeWhereAccurate) {
         }
 }
 
+// The GPU's direct form of order 3 runs on tiles of its own (CASCADE_IIR_DIRECT3_TILE: 128, whose
+// 64 KB a block take the opt-in past 48 KB, runtime/cuda_shared_memory.cpp): whole tiles, ragged
+// ones, and images long enough that a dimension's carries take a block a line.
+TEST(IirGpu, DirectFormOfOrderThreeRunsOnItsOwnTiles) {
+    std::string why;
+    if (cuda_unavailable(why)) GTEST_SKIP() << why;
+    const Filter2D filter{van_vliet_gaussian(4), van_vliet_gaussian(3)};
+    const IirPlan plan(filter, 64, 64, Form::automatic, Algorithm::a6, Device::cuda);
+    EXPECT_EQ(std::string(plan.variant().algorithm), "iir_a6");
+    EXPECT_EQ(plan.variant().order, 3);
+    EXPECT_EQ(plan.variant().tile, CASCADE_TEST_DIRECT3_TILE);
+    const int b = CASCADE_TEST_DIRECT3_TILE, past_shared = 65 * TiledLayout::kChunk * b + 7;
+    auto rng = rng_for_test();
+    for (Size size : {Size{2 * b, 3 * b}, Size{b + 1, b - 1}, Size{5, past_shared}, Size{past_shared, 3}}) {
+        const Image input = random_image(rng, size.width, size.height, 1);
+        Image output(size.width, size.height, 1);
+        std::fill(output.data.begin(), output.data.end(), std::numeric_limits<float>::quiet_NaN());
+        iir_2d(input, output, filter, {Boundary::none, DeviceChoice::cuda, Form::automatic, Algorithm::a6});
+        EXPECT_LE(relative_l2(reference::plane(output, 0), reference::filter_2d(filter, input)[0]), 1e-5)
+            << size.width << "x" << size.height;
+    }
+}
+
 // On the CPU, which has no block-parallel direct form of order 3, order 3 keeps its sections.
 TEST(IirCpu, OrderThreeKeepsItsSections) {
     const RecursiveFilter g4 = van_vliet_gaussian(4);
