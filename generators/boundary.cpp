@@ -40,6 +40,13 @@ Expr extended_index(Expr boundary, Expr i, Expr n) {
     return clamp(index, 0, n - 1);
 }
 
+Expr extended_index_once(Expr boundary, Expr i, Expr n) {
+    const Expr folded = select(boundary == kPeriodic, select(i < 0, i + n, i >= n, i - n, i),
+                               boundary == kReflect, select(i < 0, -1 - i, i >= n, 2 * n - 1 - i, i),
+                               boundary == kMirror, select(i < 0, -i, i >= n, 2 * n - 2 - i, i), i);
+    return clamp(folded, 0, n - 1);
+}
+
 WithMargin with_margin(Func input, Type type, Expr width, Expr height, Expr margin, Expr clamped) {
     Var x("x"), y("y"), c("c");
     WithMargin m;

@@ -31,8 +31,9 @@ constexpr const char *kLevelGainInput = "level_gain";
 // constant image stays constant, and any image's rounding scales with its distance from its mean.
 Halide::Func image_level(Halide::Func samples, Halide::Expr width, Halide::Expr height);
 
-// The extensions that fold a position back into the line, numbered as include/cascade/boundary.h's
-// Boundary is (the runtime passes that as the int a variant takes).
+// The extensions, numbered as include/cascade/boundary.h's Boundary is (the runtime passes that as
+// the int a variant takes): zero, then those that fold a position back into the line.
+constexpr int kZeroExtension = 1;
 enum FoldedBoundary : int { kClamp = 2, kPeriodic = 3, kReflect = 4, kMirror = 5 };
 
 // The sample of a line of n that position i holds under `boundary` (one of those, a constant or a
@@ -40,6 +41,10 @@ enum FoldedBoundary : int { kClamp = 2, kPeriodic = 3, kReflect = 4, kMirror = 5
 // but lets Halide bound the result by [0, n − 1]: without it the FIR's reflected tap loads kept
 // their own clamps (deriche2 reflect 1.337 → 1.314 ms at 8192² on the H100 with it).
 Halide::Expr extended_index(Halide::Expr boundary, Halide::Expr i, Halide::Expr n);
+
+// The same for a position within one line's length of it (−n ≤ i < 2n): a single fold, a few selects
+// and no division (the line strips' windows on signals at least a window long).
+Halide::Expr extended_index_once(Halide::Expr boundary, Halide::Expr i, Halide::Expr n);
 
 // The run-time scalars an exact variant built with a margin also takes: it filters the image extended by
 // `margin` samples past each edge — zeros, or with `margin_clamped` the edge samples repeated — and writes

@@ -60,19 +60,14 @@ LineStripsFuncs define_line_strips(Func input, Expr length, Func output,
     f.signal = Func("line_signal");
     const Expr inside = n >= 0 && n < length;
     if (extension.defined()) {
-        constexpr int kZero = 1;  // Boundary::zero
         // Where the signal is at least a window long, every sample a window reads lies within one
-        // fold of it: a few selects, no division. Shorter signals fold as often as it takes
-        // (generators/boundary.h). The schedules specialise on which.
+        // fold of it. Shorter signals fold as often as it takes (generators/boundary.h). The
+        // schedules specialise on which.
         f.folds_once = length >= W + S + A;
         f.extension = extension;
-        const Expr once =
-            select(extension == kPeriodic, select(n < 0, n + length, n >= length, n - length, n),
-                   extension == kReflect, select(n < 0, -1 - n, n >= length, 2 * length - 1 - n, n),
-                   extension == kMirror, select(n < 0, -n, n >= length, 2 * length - 2 - n, n), n);
-        const Expr index =
-            select(f.folds_once, clamp(once, 0, length - 1), extended_index(extension, n, length));
-        f.signal(n, c) = select(inside || extension != kZero, input(index, c), 0.0f);
+        const Expr index = select(f.folds_once, extended_index_once(extension, n, length),
+                                  extended_index(extension, n, length));
+        f.signal(n, c) = select(inside || extension != kZeroExtension, input(index, c), 0.0f);
     } else {
         f.signal(n, c) = select(inside, input(clamp(n, 0, length - 1), c), 0.0f);
     }
