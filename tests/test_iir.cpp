@@ -143,13 +143,16 @@ INSTANTIATE_TEST_SUITE_P(Devices, SignalTest, ::testing::Values(DeviceChoice::cp
 
 class LongSideTest : public testing::DeviceTest<DeviceChoice> {};
 
+// A side of more than 64 chunks of tiles of `tile` (see the test below).
+int past_shared_chunks(int tile) { return 65 * TiledLayout::kChunk * tile + 7; }
+
 // The GPU completes a dimension's carries 8 lines to a block while 64 chunks of tiles fit its
 // shared memory, then a line to a block (schedules/tiled_schedule.cpp): images past that, tall and
 // wide, on every tiled algorithm. Past TiledLayout::kMostGpuTiles tiles `automatic` runs rt and an
 // explicit tiled algorithm says why it cannot.
 TEST_P(LongSideTest, TallAndWideImagesMatchTheReference) {
     auto rng = rng_for_test();
-    const int past_shared = 65 * TiledLayout::kChunk * CASCADE_TEST_IIR_TILE + 7;
+    const int past_shared = past_shared_chunks(CASCADE_TEST_IIR_TILE);
     for (Size size : {Size{5, past_shared}, Size{past_shared, 3}}) {
         for (Algorithm algorithm : {Algorithm::a4, Algorithm::a5, Algorithm::a6}) {
             const Filter2D filter{random_stable_filter(rng, 3, 0.95, true),
@@ -235,7 +238,7 @@ TEST(IirGpu, DirectFormOfOrderThreeRunsOnItsOwnTiles) {
     EXPECT_EQ(std::string(plan.variant().algorithm), "iir_a6");
     EXPECT_EQ(plan.variant().order, 3);
     EXPECT_EQ(plan.variant().tile, CASCADE_TEST_DIRECT3_TILE);
-    const int b = CASCADE_TEST_DIRECT3_TILE, past_shared = 65 * TiledLayout::kChunk * b + 7;
+    const int b = CASCADE_TEST_DIRECT3_TILE, past_shared = past_shared_chunks(b);
     auto rng = rng_for_test();
     for (Size size : {Size{2 * b, 3 * b}, Size{b + 1, b - 1}, Size{5, past_shared}, Size{past_shared, 3}}) {
         const Image input = random_image(rng, size.width, size.height, 1);
