@@ -61,6 +61,13 @@ void compute_seeds_at(const TileScans &t, Func f, VarOrRVar at, bool gpu, int la
     }
 }
 
+// Exact boundaries: the last tiles' rescan, specialized away where the image is whole tiles (its
+// extent then folds to zero, iir_tiled.cpp). Called once the update is scheduled, which the
+// specialization copies.
+void skip_rescan_on_whole_tiles(IirTiledFuncs &f) {
+    if (f.full.defined()) f.output.update(0).specialize(f.full);
+}
+
 }  // namespace
 
 const int kCpuLanes = 8;
@@ -380,6 +387,7 @@ void schedule_iir_tiled_cpu(IirTiledFuncs &f, int lanes) {
         f.last_tile.func.compute_at(f.output, r.z);
         compute_seeds_at(f.last_tile, f.output, r.z, false, lanes);
         schedule_tile(f.last_tile);
+        skip_rescan_on_whole_tiles(f);
     }
 }
 
@@ -538,6 +546,7 @@ void schedule_iir_tiled_cuda(IirTiledFuncs &f, int rows, CarryKernels carries) {
         compute_one_tile_at(t.func, f.output, at, t.columns, staged_rows(t.rows, rows));
         compute_seeds_at(t, f.output, at, true, 0);
         schedule_tile(t);
+        skip_rescan_on_whole_tiles(f);
     }
 }
 

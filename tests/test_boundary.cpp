@@ -26,9 +26,10 @@ const Boundary kExact[] = {Boundary::zero, Boundary::clamp, Boundary::periodic, 
 struct Size {
     int width, height;
 };
-// Shorter than the order, single rows and columns, primes, off the 64-sample tile, long and thin.
-const Size kSizes[] = {{1, 1},   {2, 2},   {3, 5},     {37, 1},   {1, 37},
-                       {31, 29}, {65, 64}, {257, 193}, {2000, 3}, {3, 2000}};
+// Shorter than the order, single rows and columns, primes, off the 64-sample tile, long and thin,
+// and whole tiles (where the tiled variants skip the last tiles' rescan).
+const Size kSizes[] = {{1, 1},   {2, 2},     {3, 5},    {37, 1},   {1, 37},  {31, 29},
+                       {65, 64}, {257, 193}, {2000, 3}, {3, 2000}, {128, 64}};
 
 struct Case {
     DeviceChoice device;
