@@ -407,7 +407,7 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
         // On whole tiles the image ends where the tiles do, and the full scans are already exact:
         // no L to rescan. The schedules specialize on `full`, where this predicate folds to false
         // and the update's kernel goes.
-        r.where(at_x < width && at_y < height && (f.full.defined() ? !f.full : Expr(true)));
+        r.where(f.full.defined() ? at_x < width && at_y < height && !f.full : at_x < width && at_y < height);
         f.last_strip = r;
         output(min(at_x, width - 1), min(at_y, height - 1), c) =
             from_working(f.last_tile.func(r.x, r.y, tile_x, tile_y, c) + restored, output_type);
