@@ -137,7 +137,10 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
     IirTiledFuncs f;
     f.b = b;
     f.algorithm = algorithm;
-    f.feedbacks_in_corrections = algorithm == 4;
+    // Algorithm 6 on tiles of 128 too (H100, 6-order3-clamp, tiles of 128 × 4, GiP/s, a kernel
+    // each → one: 4096² 90.1–90.6 → 92.9–93.2, 8192² 127.0 → 127.3–127.9, 2048² and 5000×3001
+    // within noise); on tiles of 64 it cost algorithm 6's output pass (schedules/tiled_schedule.cpp).
+    f.feedbacks_in_corrections = algorithm == 4 || b >= 128;
     f.output = output;
     f.horizontal_table = horizontal_table;
     Var x = f.x = Var("x"), y = f.y = Var("y"), c = f.c = Var("c"), i = f.i = Var("i"), s = f.s = Var("s"),

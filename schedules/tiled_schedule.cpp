@@ -62,8 +62,8 @@ void compute_seeds_at(const TileScans &t, Func f, VarOrRVar at, bool gpu, int la
 }
 
 // Exact boundaries: the last tiles' rescan, specialized away where the image is whole tiles (its
-// extent then folds to zero, iir_tiled.cpp). Called once the update is scheduled, which the
-// specialization copies.
+// predicate then folds to false and its kernel goes, iir_tiled.cpp). Called once the update is
+// scheduled: the specialization copies that schedule.
 void skip_rescan_on_whole_tiles(IirTiledFuncs &f) {
     if (f.full.defined()) f.output.update(0).specialize(f.full);
 }

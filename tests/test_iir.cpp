@@ -250,6 +250,37 @@ TEST(IirGpu, DirectFormOfOrderThreeRunsOnItsOwnTiles) {
     }
 }
 
+// Under exact boundaries the direct form of order 3 takes the tiles of its `none` variant where the
+// image is whole tiles of them (no rescan runs there; runtime/iir.cpp), the build's tiles elsewhere,
+// and matches the extended reference either way.
+TEST(IirGpu, ExactDirectFormOfOrderThreeTakesLargerTilesOnWholeOnes) {
+    std::string why;
+    if (cuda_unavailable(why)) GTEST_SKIP() << why;
+    const Filter2D filter{van_vliet_gaussian(4), van_vliet_gaussian(3)};
+    const int b = CASCADE_TEST_DIRECT3_TILE;
+    auto rng = rng_for_test();
+    for (Boundary boundary :
+         {Boundary::zero, Boundary::clamp, Boundary::periodic, Boundary::reflect, Boundary::mirror}) {
+        for (Size size : {Size{2 * b, b}, Size{b, 3 * b}, Size{2 * b + 1, b}, Size{b, b - 3}}) {
+            const bool whole = size.width % b == 0 && size.height % b == 0;
+            const IirPlan plan(filter, size.width, size.height, Form::automatic, Algorithm::a6, Device::cuda,
+                               boundary);
+            EXPECT_EQ(plan.variant().order, 3);
+            EXPECT_EQ(plan.variant().tile, whole ? b : CASCADE_TEST_IIR_TILE)
+                << boundary_name(boundary) << " " << size.width << "x" << size.height;
+            const Image input = random_image(rng, size.width, size.height, 2);
+            Image output(size.width, size.height, 2);
+            std::fill(output.data.begin(), output.data.end(), std::numeric_limits<float>::quiet_NaN());
+            iir_2d(input, output, filter, {boundary, DeviceChoice::cuda, Form::automatic, Algorithm::a6});
+            for (int c = 0; c < 2; c++) {
+                const auto expected = reference::filter_2d(filter, reference::plane(input, c), boundary);
+                EXPECT_LE(relative_l2(reference::plane(output, c), expected), 1e-5)
+                    << boundary_name(boundary) << " " << size.width << "x" << size.height << " channel " << c;
+            }
+        }
+    }
+}
+
 // On the CPU, which has no block-parallel direct form of order 3, order 3 keeps its sections.
 TEST(IirCpu, OrderThreeKeepsItsSections) {
     const RecursiveFilter g4 = van_vliet_gaussian(4);
