@@ -191,6 +191,20 @@ TEST_P(LongSideTest, TallAndWideImagesMatchTheReference) {
 INSTANTIATE_TEST_SUITE_P(Devices, LongSideTest, ::testing::Values(DeviceChoice::cpu, DeviceChoice::cuda),
                          [](const auto &info) { return info.param == DeviceChoice::cuda ? "cuda" : "cpu"; });
 
+// Algorithm 6's automatic form on the GPU, on a random two-channel image of `size` (the output
+// poisoned first), within 1e−5 of the double reference under `boundary`.
+void expect_automatic_a6_on_gpu(std::mt19937_64 &rng, const Filter2D &filter, Boundary boundary, Size size) {
+    const Image input = random_image(rng, size.width, size.height, 2);
+    Image output(size.width, size.height, 2);
+    std::fill(output.data.begin(), output.data.end(), std::numeric_limits<float>::quiet_NaN());
+    iir_2d(input, output, filter, {boundary, DeviceChoice::cuda, Form::automatic, Algorithm::a6});
+    for (int c = 0; c < 2; c++) {
+        const auto expected = reference::filter_2d(filter, reference::plane(input, c), boundary);
+        EXPECT_LE(relative_l2(reference::plane(output, c), expected), 1e-5)
+            << boundary_name(boundary) << " " << size.width << "x" << size.height << " channel " << c;
+    }
+}
+
 // On the GPU the automatic form runs van Vliet's Gaussian at σ 4 as the direct form of order 3
 // (3 states a dimension; runtime/direct_form.h), under boundary none and the exact extensions,
 // within the sections' bound of the double reference; at σ 16 it keeps the sections.
@@ -214,17 +228,7 @@ TEST(IirGpu, AutomaticFormTakesTheDirectFormOfOrderThreeWhereAccurate) {
     const Filter2D filter{g4, g4};
     for (Boundary boundary : {Boundary::none, Boundary::zero, Boundary::clamp, Boundary::periodic,
                               Boundary::reflect, Boundary::mirror})
-        for (Size size : kAwkwardSizes) {
-            const Image input = random_image(rng, size.width, size.height, 2);
-            Image output(size.width, size.height, 2);
-            std::fill(output.data.begin(), output.data.end(), std::numeric_limits<float>::quiet_NaN());
-            iir_2d(input, output, filter, {boundary, DeviceChoice::cuda, Form::automatic, Algorithm::a6});
-            for (int c = 0; c < 2; c++) {
-                const auto expected = reference::filter_2d(filter, reference::plane(input, c), boundary);
-                EXPECT_LE(relative_l2(reference::plane(output, c), expected), 1e-5)
-                    << boundary_name(boundary) << " " << size.width << "x" << size.height << " channel " << c;
-            }
-        }
+        for (Size size : kAwkwardSizes) expect_automatic_a6_on_gpu(rng, filter, boundary, size);
 }
 
 // The GPU's direct form of order 3 runs on tiles of its own (CASCADE_IIR_DIRECT3_TILE: 128, whose
@@ -268,15 +272,7 @@ TEST(IirGpu, ExactDirectFormOfOrderThreeTakesLargerTilesOnWholeOnes) {
             EXPECT_EQ(plan.variant().order, 3);
             EXPECT_EQ(plan.variant().tile, whole ? b : CASCADE_TEST_IIR_TILE)
                 << boundary_name(boundary) << " " << size.width << "x" << size.height;
-            const Image input = random_image(rng, size.width, size.height, 2);
-            Image output(size.width, size.height, 2);
-            std::fill(output.data.begin(), output.data.end(), std::numeric_limits<float>::quiet_NaN());
-            iir_2d(input, output, filter, {boundary, DeviceChoice::cuda, Form::automatic, Algorithm::a6});
-            for (int c = 0; c < 2; c++) {
-                const auto expected = reference::filter_2d(filter, reference::plane(input, c), boundary);
-                EXPECT_LE(relative_l2(reference::plane(output, c), expected), 1e-5)
-                    << boundary_name(boundary) << " " << size.width << "x" << size.height << " channel " << c;
-            }
+            expect_automatic_a6_on_gpu(rng, filter, boundary, size);
         }
     }
 }
