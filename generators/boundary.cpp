@@ -72,18 +72,12 @@ Expr WithMargin::inside(Expr x, Expr y) const {
 Func image_level(Func samples, Expr width, Expr height) {
     constexpr int grid = 8;
     Var c("c");
-    // One expression, summed pairwise, so that its loads are independent of each other.
-    std::vector<Expr> terms;
-    for (int j = 0; j < grid; j++)
-        for (int i = 0; i < grid; i++)
-            terms.push_back(samples(i * (width - 1) / (grid - 1), j * (height - 1) / (grid - 1), c));
-    while (terms.size() > 1) {
-        std::vector<Expr> sums;
-        for (size_t k = 0; k < terms.size(); k += 2) sums.push_back(terms[k] + terms[k + 1]);
-        terms = sums;
-    }
+    RDom r(0, grid, 0, grid, "level_grid");
     Func level("level");
-    level(c) = terms[0] * (1.0f / float(grid * grid));
+    // Each sample scaled by 1/64 (exact) as it is added: the sum is the mean.
+    level(c) = 0.0f;
+    level(c) += samples(r.x * (width - 1) / (grid - 1), r.y * (height - 1) / (grid - 1), c) *
+                (1.0f / float(grid * grid));
     return level;
 }
 

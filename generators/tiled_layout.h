@@ -54,9 +54,10 @@ struct TiledLayout {
     int mr_power(int v) const { return (13 + kChunk + v) * K; }
     int rows() const { return (13 + 2 * kChunk) * K; }
 
-    // Whether the tiles of algorithms 4, 5 and 6 scan the unit-gain filter, the samples scaled by
-    // the gains where they are loaded, so that the tables are the unit-gain filter's: under
-    // boundary none only (generators/iir_tiled.cpp says why).
+    // Whether the tables of algorithms 4, 5 and 6 are the unit-gain filter's, which the tiles then
+    // scan on samples scaled by the gains: under boundary none only. Exact boundaries keep the
+    // filter's tables; their output's full tiles rescale the states instead
+    // (generators/iir_tiled.cpp says why).
     static bool unit_gain_scans(bool exact) { return !exact; }
 };
 
