@@ -392,7 +392,7 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
     // for the column P and E and the row P and E), and the result scaled back by g_V·g_H. By
     // linearity the same values, without a multiply per step in each of the four scans; the scales
     // meet halfway, within float's range at any gain. H100, 6-order3-clamp, 8192², tiles of 128:
-    // this pass 222–235 → 217–222 µs (ncu). The first pass keeps its gains: its captures rescaled
+    // this pass 233–235 → 219–227 µs (ncu). The first pass keeps its gains: its captures rescaled
     // the same way carry a rounding of ~1e−7 common to each kind of carry, which the feedbacks, a
     // sum of carries and edge samples, amplified on tiny images (mirror, 3×5: 1.8e−5 relative L2
     // against the direct form's bound of 1e−5).

@@ -28,12 +28,12 @@ void schedule_level_cuda(Func level) {
     const std::vector<RVar> r = level.rvars();
     const Var c = level.args()[0];
     Var lane("level_lane");
-    Func rows = level.update().rfactor(r[0], lane);
+    Func columns = level.update().rfactor(r[0], lane);
     Func kernel = level.in();
     kernel.compute_root().gpu_blocks(c);
     level.compute_at(kernel, c);
-    rows.compute_at(kernel, c).gpu_threads(lane);
-    rows.update().reorder(r[1], lane).gpu_threads(lane).unroll(r[1]);
+    columns.compute_at(kernel, c).gpu_threads(lane);
+    columns.update().reorder(r[1], lane).gpu_threads(lane).unroll(r[1]);
 }
 
 }  // namespace cascade
