@@ -1,4 +1,4 @@
-# Sanitizer and fuzzing builds (scripts/sanitize.sh, issue 19).
+# Sanitizer and fuzzing builds (scripts/sanitize.sh).
 #
 #   -DCASCADE_SANITIZE='address;undefined'  instruments the hand-written code (runtime/, funcs/,
 #                                          io/, bench/, apps/, examples/, tests/, python/)

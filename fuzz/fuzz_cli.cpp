@@ -117,7 +117,7 @@ void check_outputs(int status, const std::string &output) {
         return;
     }
     // Every image file below it: `--out-dir` may name a new folder, even one called "out.png"
-    // (found on the device's cores: a folder is no unreadable image).
+    // (found by fuzz_cli: a folder is no unreadable image).
     std::error_code ignored;
     for (const auto &entry : std::filesystem::recursive_directory_iterator(out_folder(), ignored)) {
         const std::string path = entry.path().string();

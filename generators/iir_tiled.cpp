@@ -69,8 +69,8 @@ Func exact_feedbacks(const std::string &name, Func completed, Func p_incomplete,
 // Ψ_E before the last `end_tiles`, so only those tiles' corrections are computed and stored, in
 // `correction` (i, s, k, c): s < K the prologue's, else the epilogue's, of tile k (k < Ts) or
 // T − 2 − (k − Ts); the carries themselves are read as without exact boundaries. Storing the
-// corrected carries of every tile instead cost two kernels a dimension: at 8192² on the H100
-// (order 3, clamp) the rows' took 15.5 + 21.9 µs. With `feedbacks_inside` the feedbacks are also
+// corrected carries of every tile would cost two kernels a dimension (the rows': 15.5 + 21.9 µs
+// at 8192² on an H100, order 3, clamp). With `feedbacks_inside` the feedbacks are also
 // kept at k = Ts + Te and read from there, so that one kernel can compute both
 // (schedules/tiled_schedule.cpp says where that pays).
 Carries exact_carries(Func completed, Func feedbacks, const TiledEdges &edges, int K, Expr tiles,
@@ -137,9 +137,8 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
     IirTiledFuncs f;
     f.b = b;
     f.algorithm = algorithm;
-    // Algorithm 6 on tiles of 128 too (H100, 6-order3-clamp, tiles of 128 × 4, GiP/s, a kernel
-    // each → one: 4096² 90.1–90.6 → 92.9–93.2, 8192² 127.0 → 127.3–127.9, 2048² and 5000×3001
-    // within noise); on tiles of 64 it cost algorithm 6's output pass (schedules/tiled_schedule.cpp).
+    // Algorithm 6 on tiles of 128 too: 93.0 GiP/s at 4096² on an H100, 6-order3-clamp (a kernel
+    // each: 90.4); on tiles of 64 it costs algorithm 6's output pass (schedules/tiled_schedule.cpp).
     f.feedbacks_in_corrections = algorithm == 4 || b >= 128;
     f.output = output;
     f.horizontal_table = horizontal_table;
@@ -162,7 +161,7 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
     // Boundary none: the tiles scan with unit gains (each recursion step one FMA on its running
     // value), the samples scaled by the gains instead; the tables are the unit-gain filter's
     // (runtime/iir.cpp). Not with exact boundaries: the unit-gain filter's boundary tables hold
-    // entries up to its DC gain, and van Vliet's Gaussian at σ = 200 under clamp (600×5, CPU) lost
+    // entries up to its DC gain, and van Vliet's Gaussian at σ = 200 under clamp (600×5, CPU) loses
     // 0.83 of its relative L2 accuracy against 0.05 with the gains in the scans.
     SectionCascade down = vertical, along = horizontal;
     Expr gains = 1.0f;
@@ -188,9 +187,8 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
     f.samples = Func("samples");
     Expr inside = x < width && y < height, at_x = min(x, width - 1), at_y = min(y, height - 1);
     if (exact && exact_edges->margin) {
-        // One window test and the input's own clamps: the margin's extension as a select of its
-        // own inside this one made the tile passes 16–19% longer (PTX), 0.2 ms more at 8192² on
-        // the H100 (algorithm 6, order 1: 0.53 → 0.75 ms).
+        // One window test and the input's own clamps: 0.53 ms at 8192² on an H100, algorithm 6,
+        // order 1 (the margin's extension as a select of its own inside this one: 0.75).
         inside = exact_edges->margin->inside(x, y);
         at_x = x;
         at_y = y;
@@ -202,9 +200,8 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
     // A tile from its samples, filtered down the columns, then (with `rows`) along the rows.
     // Past b it holds carries, each written before it is read: its pure definition there is zero,
     // which the GPU's staging (schedules/tile_staging.h) folds, so that nothing past the tile is
-    // loaded. Loading the next tiles' samples there, as before 2026-11-27, cost the first pass two
-    // more batches of loads for the columns past b (H100, the same call, GiP/s 6-order1 / 6-order3:
-    // 8192² 181.6 / 109.5 → 190.8 / 113.2, 4096² 151.3 / 90.6 → 158.4 / 94.7).
+    // loaded: 113.2 GiP/s at 8192² on an H100, 6-order3 (loading the next tiles' samples there,
+    // two more batches of loads for the columns past b: 109.5).
     auto tile_samples = [&](const TileScans &t) {
         Expr sample = f.samples(tx * b + xi, ty * b + yi, c);
         if (t.columns > b) sample = select(xi < b, sample, 0.0f);
@@ -300,8 +297,8 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
     if (algorithm == 4) {
         // Re-read each tile, filter its columns exactly, and take the row carries of that.
         // With exact boundaries, as for the output (below): every tile scanned as an inner one,
-        // then the last tile row and column again, exactly, written over. H100, 8192², clamp,
-        // order 3: 1.03 ms with every tile scanned exactly, against 0.90 for boundary none.
+        // then the last tile row and column again, exactly, written over (every tile scanned
+        // exactly: 1.03 ms at 8192² on an H100, clamp, order 3, against 0.90 for boundary none).
         TileScans tile3 = edge_tile("seeded_edge_tile", column_seeds, false, true, false);
         Func edges3("seeded_tile_edges");
         edges3(i, s, tx, ty, c) = tile3.func(b + s, i, tx, ty, c);
@@ -391,11 +388,11 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
     // filter's state into the unit-gain one's (`unit_scale`: g_H, g_H / g_V, 1 / g_V, 1 / (g_V·g_H)
     // for the column P and E and the row P and E), and the result scaled back by g_V·g_H. By
     // linearity the same values, without a multiply per step in each of the four scans; the scales
-    // meet halfway, within float's range at any gain. H100, 6-order3-clamp, 8192², tiles of 128:
-    // this pass 233–235 → 219–227 µs (ncu). The first pass keeps its gains: its captures rescaled
-    // the same way carry a rounding of ~1e−7 common to each kind of carry, which the feedbacks, a
-    // sum of carries and edge samples, amplified on tiny images (mirror, 3×5: 1.8e−5 relative L2
-    // against the direct form's bound of 1e−5).
+    // meet halfway, within float's range at any gain: this pass 219–227 µs at 8192² on an H100,
+    // 6-order3-clamp, tiles of 128 (gains in the scans: 233–235). The first pass keeps its gains:
+    // its captures rescaled the same way carry a rounding of ~1e−7 common to each kind of carry,
+    // which the feedbacks, a sum of carries and edge samples, amplify on tiny images (mirror, 3×5:
+    // 1.8e−5 relative L2 against the direct form's bound of 1e−5).
     const bool rescaled = !TiledLayout::unit_gain_scans(exact);
     const Expr gv = vertical.gain, gh = horizontal.gain;
     SectionCascade unit_down = down, unit_along = along;
@@ -425,11 +422,10 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
     output(x, y, c) = from_working(filtered + restored, output_type);
     if (exact) {
         // The exact boundaries' feedbacks enter the last tile row and column where the image ends,
-        // which takes a select per scan step (with a seed load): on the H100 the whole output pass
-        // took 409 µs instead of 329 (order 3, 8192²). So every tile is scanned as a full one, and
-        // the last tile row and column, wrong that way, are scanned again and written over, in
-        // one update: as two (a strip each) they took 22 µs each (order 3, 8192²), one tile per
-        // block in both, latency-bound.
+        // which takes a select per scan step (with a seed load): 409 µs for the whole output pass
+        // against 329 (H100, order 3, 8192²). So every tile is scanned as a full one, and the last
+        // tile row and column, wrong that way, are scanned again and written over, in one update
+        // (as two, a strip each, 22 µs each: one tile per block in both, latency-bound).
         f.last_tile = final_tile("last_tile", true);
         RDom r(0, b, 0, b, 0, nx + ny - 1, "last_strip");
         const Expr tile_x = last_tile_x(r.z), tile_y = last_tile_y(r.z);

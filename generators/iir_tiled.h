@@ -81,8 +81,8 @@ struct IirTiledFuncs {
     // Exact boundaries: what the feedbacks add to the carries of the first and last tiles,
     // (i, s, k, c), s ∈ [0, 2K) (iir_tiled.cpp, exact_carries); the columns', then the rows'.
     std::vector<Halide::Func> edge_corrections;
-    // Whether they also hold the feedbacks (one kernel computes both): algorithm 4 only, as
-    // measured (schedules/tiled_schedule.cpp).
+    // Whether they also hold the feedbacks (one kernel computes both): algorithm 4, and tiles of 128
+    // (iir_tiled.cpp; the timings in schedules/tiled_schedule.cpp).
     bool feedbacks_in_corrections = false;
     // The column carries the dot products read: the completed ones, or with exact boundaries
     // those plus the corrections (inline).

@@ -8,7 +8,7 @@ using namespace Halide;
 
 namespace {
 
-// No serial scan through global memory (the notes measured one at ~114 µs for 8192²): each
+// No serial scan through global memory (one takes ~114 µs at 8192²): each
 // thread scans one chunk of tiles in registers. f must be zero for t ≥ the number of tiles.
 TilePrefix exclusive_prefix(Func f, Expr tiles, const std::string &name) {
     constexpr int q = TilePrefix::kChunk;
@@ -85,7 +85,7 @@ SatTiledFuncs define_sat_tiled(Func input, Expr width, Expr height, Func output,
         s.block_sums(i, k, tx, ty, c) = select(k == 0, s.column_sums(i, tx, ty, c), row_result(i, tx, ty, c));
     } else {
         // k = 2: the tile's total, summed from the column sums in shared memory while the tile is
-        // at hand (its own kernel cost 7-8 µs at 4096²-8192² on the H100, mostly launch and latency).
+        // at hand (its own kernel costs 7-8 µs at 4096²-8192² on an H100, mostly launch and latency).
         RDom all(0, b, "all");
         s.block_sums(i, k, tx, ty, c) = select(k == 0, s.column_sums(i, tx, ty, c), k == 1,
                                                row_result(i, tx, ty, c), sum(s.column_sums(all, tx, ty, c)));
@@ -154,7 +154,7 @@ SatTiledFuncs define_sat_tiled(Func input, Expr width, Expr height, Func output,
     if (!overlapped) {
         // Kasagi: the row sums to the left enter the first column before the scans spread them.
         // The corner, which Kasagi add to the first sample, is added to each output instead: the
-        // large value then skips the scans' roundings (relative L2 at 8192²: 2.5e-7 → 1.5e-7).
+        // large value then skips the scans' roundings (relative L2 at 8192²: 1.5e-7; as Kasagi, 2.5e-7).
         s.local(0, yi, tx, ty, c) += left;
     }
     s.column_scan = s.local.num_update_definitions();

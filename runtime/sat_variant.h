@@ -7,9 +7,8 @@
 namespace cascade {
 
 // The planes' size up to which the GPU's 2R1W sums each tile's corner in the tile's block:
-// one kernel fewer, but the block's loads wait for the sum. H100, GiP/s, the corner in a kernel
-// of its own → in the block: 2048² 140 → 158, 4096² 175 → 177, 5000×3001 165 → 170,
-// 8192² 200 → 198, 16384² 215 → 203 (docs/performance.md).
+// one kernel fewer, but the block's loads wait for the sum: 158 GiP/s at 2048² on an H100 (a kernel
+// of its own: 140), 198 against 200 at 8192² (docs/performance.md).
 constexpr long long kCornerInBlockSamples = 1LL << 25;
 // And the widest: more tile columns than two loads a thread of the block's sum.
 constexpr long long kCornerInBlockColumns = 8192;

@@ -6,13 +6,9 @@
 namespace cascade {
 
 int strips_height(int overlap, int height, int threads) {
-    // Taller strips spread the windows' overlap over more rows. 4096², 2 cores, ms per call at
-    // strips of 64 / 128 / 256 / 512 rows: overlap 30 (a first-order pole at 0.5) 27.2 / 29.0 /
-    // 31.8 / –; van Vliet σ 4 (overlap 74) – / 38.4 / 39.8 / 38.4; σ 8 (146) – / – / 43.2 / 40.1;
-    // σ 16 (292) – / 58.2 / 51.3 / 44.6 (1024: 45.7); σ 30 (548) – / 82.7 / 64.9 / 51.2 (1024: 54.7).
-    // At σ 4, 512-row strips (8 MB of rows a strip at 4096 columns) varied from call to call by up
-    // to 30% in the bench (2048², 8.7–13.0 ms; 4096², 38.8–49.0) where 128 rows held 8.1–8.5 and
-    // 38.3–39.3 (scripts/bench_ab.sh, two rounds).
+    // Taller strips spread the windows' overlap over more rows: σ 30 (overlap 548) 51.2 ms at 4096²
+    // on 2 cores with 512 rows (128: 82.7); overlap 30, 27.2 with 64 (128: 29.0). Why 128 at σ 4:
+    // 512-row strips (8 MB a strip at 4096 columns) vary by up to 30% from call to call.
     const int preferred = overlap <= 32 ? 64 : overlap <= 128 ? 128 : 512;
     // But every thread needs strips of its own: at least four each. A power of two, as the
     // pipeline finds a row's strip by a shift.

@@ -41,7 +41,7 @@ struct TuningTable {
 };
 
 // A candidate must beat the fixed choice by more than this fraction of its time to win: two
-// timings of one kernel in one run differed by up to 0.5% on the H100 (docs/tuning.md).
+// timings of one kernel in one run differ by up to 0.5% on an H100 (docs/tuning.md).
 constexpr double kTuningMargin = 0.01;
 
 // The winner among `candidates` (sorted fastest first): the fastest, unless the fixed choice is

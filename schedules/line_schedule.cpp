@@ -69,8 +69,8 @@ void schedule_iir_line_cpu(IirLineFuncs &f) {
         for (size_t l = 0; l < p->levels.size(); l++) {
             Func complete = p->complete[l];
             const std::vector<Var> a = complete.args();  // s, k, c
-            // (The channel is not fused with the tasks: through the two splits, Halide then
-            // bounded the channels' extent by the tasks', allocating gigabytes.)
+            // (The channel is not fused with the tasks: through the two splits, Halide would
+            // bound the channels' extent by the tasks', allocating gigabytes.)
             Var kj("kj"), kv("kv"), ko("ko"), ki("ki");
             complete.compute_root()
                 .bound(a[0], 0, p->K)
@@ -129,7 +129,7 @@ void schedule_iir_line_cuda(IirLineFuncs &f, int rows) {
     schedule_blocks(f.edge_blocks, f.edges, to);
 
     // 2. Each level of the completion: one thread per chunk, its scan in registers. Unrolling the
-    // chunk (C·K steps of K products) is what keeps them there; beyond K = 4 LLVM took minutes in
+    // chunk (C·K steps of K products) is what keeps them there; beyond K = 4 LLVM takes minutes in
     // the tiled filters (tiled_schedule.cpp), so larger states run from local memory.
     for (LineCompletion *p : completions(f)) {
         const bool unrolled = p->K <= 4;

@@ -28,8 +28,8 @@ Var segment_per_thread(Func rows, Var i, Var g, int S, Func at, Var level) {
 }
 
 // Under an extension, a kernel for each extension on signals that fold once, so that staging a
-// sample costs a fold of its own kind (the run-time choice among all five took 249 GiP/s at 2^28
-// on the H100 where boundary none takes 315), and one for shorter signals.
+// sample costs a fold of its own kind (a run-time choice among all five: 249 GiP/s at 2^28 on an
+// H100, where boundary none runs at 315), and one for shorter signals.
 void specialise_extensions(LineStripsFuncs &f) {
     if (!f.folds_once.defined()) return;
     for (int extension = 1; extension <= 5; extension++)  // Boundary::zero … Boundary::mirror

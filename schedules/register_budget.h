@@ -5,7 +5,7 @@
 // state (the carries' chunk scans) spill under it. Such a kernel's schedule names its outermost
 // GPU block variable with register_budget_name(); the library (runtime/cuda_register_budget.h)
 // finds the mark in the kernel's name in the PTX and gives that kernel a `.maxnreg` directive,
-// which the driver's JIT honours over its cap. (H100, CUDA 13 driver: a kernel marked 128 got 128
+// which the driver's JIT honours over its cap. (H100, CUDA 13 driver: a kernel marked 128 gets 128
 // registers and no local memory under the cap of 64, by cuFuncGetAttribute.) Plain C++, so that
 // both sides include it.
 #include <string>

@@ -64,9 +64,9 @@ void schedule_rt_cuda(const std::vector<Pass> &passes, const std::vector<Func> &
         if (f.name() != output.name()) {
             f.compute_root();
         } else {
-            // Its pure definition writes nothing (undef), but left on the host it made Halide require
-            // the output's host pointer: a caller's device-only buffer (cuda::wrap, a realisation's
-            // intermediate) was refused.
+            // Its pure definition writes nothing (undef), but left on the host it makes Halide require
+            // the output's host pointer, refusing a caller's device-only buffer (cuda::wrap, a
+            // realisation's intermediate).
             const auto a = f.args();  // x, y, c
             Var bx("bx"), by("by"), tx("tx"), ty("ty");
             f.gpu_tile(a[0], a[1], bx, by, tx, ty, 32, 8, TailStrategy::GuardWithIf);

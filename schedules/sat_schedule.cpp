@@ -103,13 +103,8 @@ void schedule_sat_tiled_cuda(SatTiledFuncs &f, int rows_per_pass, bool corner_in
     if (f.strip_totals.defined()) thread_per_tile_cuda(f.strip_totals, f);
     for (TilePrefix *p : prefixes(f)) {
         // One kernel per prefix: a block holds kLines lines and all their chunks, the chunks'
-        // totals in shared memory, each thread's chunk in registers. H100, 2r1w: the totals in a
-        // kernel of their own (64 lines a block, a chunk a block) and the prefix in a second
-        // took 4.2 + 4.5 µs at 2048², 5.1 + 5.6 at 4096², 7.2 + 8.4 at 8192² (ncu); this kernel
-        // 6.3 µs at 4096², 11.4 at 8192². Lines × chunk threads, GiP/s 4096² / 8192² /
-        // 16384 × 1024 (two runs): 16 × 8 178.5–180.1 / 202.7–203.1 / 151.1–153.0; 32 × 8
-        // 177.2–177.8 / 202.1–202.4 / 145.5–145.7; 8 × 8 177.3–177.5 / 201.1–201.4 / 149.4–150.1;
-        // 16 × 4 179.6–179.7 / 202.6–202.8 / 151.7–152.3; 64 × 4 173.1–173.4 / 199.4–199.9.
+        // totals in shared memory, each thread's chunk in registers: 11.4 µs at 8192² on an H100,
+        // 2r1w (totals and prefix in two kernels: 15.6); 16 lines × 8 threads 203 GiP/s (32 × 8: 202).
         constexpr int kLines = 16, kChunkThreads = 8;
         Var jo("jo"), ji("ji"), uo("uo"), co("co"), ci("ci"), so("so"), si("si");
         p->result.compute_root()
@@ -134,10 +129,9 @@ void schedule_sat_tiled_cuda(SatTiledFuncs &f, int rows_per_pass, bool corner_in
     compute_one_tile_at(f.local, f.output, block, b, b);
     if (f.corner.defined() && corner_in_block) {
         // 2R1W's corner summed by the tile's block in two levels: b threads each add every b-th
-        // earlier tile column's carry, 8 threads 8 of those sums each, one thread the 8. It delays
-        // the block's loads: H100, GiP/s 2048² / 4096² / 8192² / 16384², against a kernel of its own
-        // (4.2 / 4.7 / 5.8 µs, ncu): 140 / 175 / 200 / 215 → 158 / 177 / 198 / 203. One thread
-        // adding the b sums: 152 / 167 / 189 at the first three; 256 threads, then 16: 82 / 86 / 90.
+        // earlier tile column's carry, 8 threads 8 of those sums each, one thread the 8: 158 GiP/s
+        // at 2048² on an H100 (a kernel of its own: 140). It delays the block's loads: 198 against
+        // 200 at 8192².
         RVar eo("eo"), ei("ei"), lo("lo"), li("li");
         Var lane("lane"), lane8("lane8");
         Func by_lane =

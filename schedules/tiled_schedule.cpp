@@ -28,7 +28,7 @@ bool fused(const CarryScan &p, CarryKernels carries) {
 // Where a dimension's carries are not in one kernel a carry: whether each is stored once complete
 // (kernels of its own) rather than completed where it is read (`carries=inline`, the powers form:
 // each use costs K products, free at K ≤ 4 where it is read once per row or column of a tile,
-// but at K = 16 the inlined expressions took Halide over 5 minutes to compile).
+// but at K = 16 the inlined expressions take Halide over 5 minutes to compile).
 bool stored(const CarryScan &p, CarryKernels carries) { return p.K > 4 || carries != CarryKernels::inline_; }
 
 // `f`'s outermost GPU block variable `v`, renamed to carry a register budget (0: none), for the
@@ -92,13 +92,12 @@ CarryForm carry_form(CarryKernels carries, const Target &target) {
 }
 
 bool rows_in_registers(ScanStyle scan, bool exact, int tile, const Target &target) {
-    // `automatic`: in registers under boundary none only. With exact boundaries (H100, 2026-11-26,
-    // the same call, 6-order3-clamp, GiP/s in shared memory → in registers): 74.6 → 78.4 at 8192²,
-    // 48.5 → 49.8 at 4096², but 42.5 → 40.1 at 5000×3001, where the tiles do not cover the image
-    // and the exact capture selects the row's last valid sample among all 64 (tile_scans.cpp);
-    // images of real sizes are rarely whole tiles.
-    // A row of 128 samples is more than the JIT's 64 registers a thread hold: `tile_edges` spilled
-    // (H100, 8192², 6-order3, tiles of 128, ncu: 227 µs in registers, 128 in shared memory).
+    // `automatic`: in registers under boundary none only. Exact boundaries: 42.5 GiP/s in shared
+    // memory at 5000×3001 on an H100, 6-order3-clamp (in registers: 40.1; 5% faster on whole tiles).
+    // Why: past the image the exact capture selects the row's last valid sample among all 64
+    // (tile_scans.cpp), and images of real sizes are rarely whole tiles.
+    // A row of 128 samples is more than the JIT's 64 registers a thread hold: tile_edges 128 µs in
+    // shared memory at 8192² on an H100, 6-order3 (in registers, spilling: 227).
     if (!target.has_gpu_feature()) return false;
     return scan == ScanStyle::registers || (scan == ScanStyle::automatic && !exact && tile <= 64);
 }
@@ -150,8 +149,8 @@ void schedule_carry_cpu(CarryScan p, int lanes) {
         .reorder(ii, p.chunk_steps.x, p.chunk_steps.y, io, cargs[2])
         .vectorize(ii)
         .parallel(io);
-    // Always stored on the CPU: completed where it is read, order 3 (van Vliet σ = 4, 2048², 2
-    // cores) took 40.5 ms (algorithm 6), 160 ms (5), 48.6 ms (4); stored, 31.9, 47.1, 35.4.
+    // Always stored on the CPU: 31.9 ms at 2048² on 2 cores, algorithm 6, order 3 (completed where
+    // read: 40.5; algorithms 5 and 4 alike).
     const std::vector<Var> fargs = p.func.args();  // i, s, t, c
     p.func.compute_root()
         .bound(fargs[1], 0, p.K)
@@ -163,10 +162,8 @@ void schedule_carry_cpu(CarryScan p, int lanes) {
 // A tile in shared memory; each scan one thread per column (row), the scan unrolled so the
 // running values stay in registers and the seeds' selects fold away.
 void schedule_tile_cuda(TileScans t, Func source, int b, int rows) {
-    // Rows interleaved only where the tile holds rows past b (captures), so that those fold: H100,
-    // GiP/s 6-order3 2048² / 4096² / 5000×3001, in one call: no tile interleaved 58.0 / 93.8 / 80.0,
-    // these only 60.0 / 96.2 / 81.9; in another, every tile 57.6 / 93.8 / 79.0 (and the lines'
-    // blocks, schedules/line_schedule.cpp, lost 8–10% at 2^28 samples).
+    // Rows interleaved only where the tile holds rows past b (captures), so that those fold: 96.2
+    // GiP/s at 4096² on an H100, 6-order3 (no tile interleaved: 93.8; every tile: 93.8).
     stage_tile_through_registers(t.func, source, t.func.args()[0], t.func.args()[1], b, rows, t.columns,
                                  t.rows, t.rows > b);
     schedule_scans_cuda(t);
@@ -188,10 +185,9 @@ void schedule_edge_pass_cuda(EdgePass &pass, Func source, int b, int rows) {
     compute_seeds_at(pass.tile, pass.edges, a[2], true, 0);
     schedule_tile_cuda(pass.tile, source, b, rows);
     if (pass.rows.func.defined()) {
-        // Each thread scans its row in registers and keeps only the carries. H100, 8192², with
-        // the other changes of 2026-11-26: tile_edges 6-order1 177 → 165 µs, 6-order3 250 → 238 µs.
-        // The same for the last pass was slower (269 → 290 µs): its rows must go back through a
-        // second shared buffer for coalesced stores, which halves the blocks per SM.
+        // Each thread scans its row in registers and keeps only the carries: tile_edges 238 µs at
+        // 8192² on an H100, 6-order3 (in shared memory: 250). Not in the last pass (290 against 269):
+        // its rows go back through a second shared buffer for coalesced stores, halving blocks per SM.
         TileScans r = pass.rows;
         r.func.compute_at(pass.edges, a[0]).unroll(r.func.args()[0]);
         for (const TileUpdate &u : r.updates) r.func.update(u.index).unroll(u.along);
@@ -214,7 +210,7 @@ void schedule_edge_pass_cuda(EdgePass &pass, Func source, int b, int rows) {
 
 // One thread per column (row) and chunk scans the chunk with its state in registers; one
 // per column (row) then runs the short scan over chunks. Unrolling the chunk (kChunk·K steps of K
-// products) is what keeps the state in registers; beyond K = 4 it took LLVM minutes per
+// products) is what keeps the state in registers; beyond K = 4 it costs LLVM minutes per
 // variant (K = 16: over 7 minutes) for orders whose speed matters less.
 void schedule_carry_cuda(CarryScan p, bool stored, int registers) {
     const bool unrolled = p.K <= 4;
@@ -240,8 +236,8 @@ void schedule_carry_cuda(CarryScan p, bool stored, int registers) {
     chunk_steps.split(cargs[0], io, ii, 64, TailStrategy::GuardWithIf);
     if (unrolled) {
         // The chunks' end states loaded kChunksAhead chunks at a time, before the serial steps that
-        // read them, so that their loads are in flight together: twoway's inward chunk scans
-        // (K = 4) 30.6 → 11.0 µs (H100, 8192², ncu).
+        // read them, so that their loads are in flight together: twoway's inward chunk scans (K = 4)
+        // 11.0 µs at 8192² on an H100 (one chunk at a time: 30.6).
         constexpr int kChunksAhead = 4;
         RVar ahead("ahead"), step("step");
         chunk_steps.split(p.chunk_steps.y, ahead, step, kChunksAhead, TailStrategy::GuardWithIf)
@@ -308,7 +304,7 @@ void schedule_carries_in_one_kernel_cuda(Func out, int states, const std::vector
     const Var c = with_budget(out, a[3], registers);
     out.compute_root().bound(a[1], 0, states);
     auto lines_per_block = [&](Stage stage, int lines) {
-        // RoundUp: the lines are whole tiles (a multiple of 8); a guarded split let Halide size the
+        // RoundUp: the lines are whole tiles (a multiple of 8); a guarded split lets Halide size the
         // block by the image (CUDA_ERROR_INVALID_VALUE at launch).
         stage.split(a[0], io, ii, lines, TailStrategy::RoundUp)
             .split(a[2], chunk, v, TiledLayout::kChunk, TailStrategy::RoundUp)
@@ -402,22 +398,16 @@ void schedule_iir_tiled_cuda(IirTiledFuncs &f, int rows, CarryKernels carries) {
         auto [P, E] = carries_of;
         const bool exact = f.column_feedbacks.defined();
         if (fused(P, carries) && (P.K == 1 || (P.K <= 3 && !exact))) {
-            // Both carries of a dimension in one kernel. At K = 3 (the direct form of order 3), in
-            // its registers (222–255), against a kernel each (H100, 6-order3, GiP/s, the same
-            // calls): tiles of 64, 2048² 67.1–70.1 → 77.7–78.4, 8192² 132.6–132.9 → 132.1; tiles
-            // of 128, 2048² 54.4–70.1 → 76.3–80.3, 4096² 115.1–115.8 → 116.0–116.6, 8192²
-            // 149.9–150.4 → 148.0–148.2. Not with exact boundaries, where it lost at the larger
-            // sizes (6-order3-clamp, tiles of 128: 4096² 78.8–79.7 → 76.8–77.5, 8192² 120.6–121.2
-            // → 116.1–116.8).
+            // Both carries of a dimension in one kernel, in its registers (222–255 at K = 3): 80 GiP/s
+            // at 2048² on an H100, 6-order3, tiles of 128 (a kernel each: 70, but 1% faster at 8192²).
+            // Not with exact boundaries: 116 against 121 GiP/s at 8192² (6-order3-clamp).
             schedule_carries_in_one_kernel_cuda(completed, 2 * P.K, {P, E},
                                                 P.K == 1 ? 0 : kUncappedRegisters);
         } else if (fused(P, carries)) {
-            // K = 4, or exact at K > 1: a kernel per carry. At K = 4 both in one needed 255
-            // registers a thread, which the JIT's cap of 64 (Halide's HL_CUDA_JIT_MAX_REGISTERS)
-            // spilled (H100, 8192², 6-order3:
-            // the columns' kernel 146 µs against 104 in six kernels). E's kernel, which forms
-            // Ē(t + 1) + Mc·P(t), spilled alone under the cap: uncapped, 92.5 → 45.3 µs (columns)
-            // and 93.0 → 46.6 (rows), where P's took 22.8 → 23.7 (H100, 8192², 6-order3, ncu).
+            // K = 4, or exact at K > 1: a kernel per carry. At K = 4 both in one need 255 registers
+            // a thread, which the JIT's cap of 64 (Halide's HL_CUDA_JIT_MAX_REGISTERS) spills.
+            // E's kernel, which forms Ē(t + 1) + Mc·P(t), spills alone under the cap, so it runs
+            // uncapped: 45.3 µs for the columns at 8192² on an H100, 6-order3 (capped: 92.5).
             schedule_carries_in_one_kernel_cuda(P.func, P.K, {P});
             schedule_carries_in_one_kernel_cuda(E.func, E.K, {E}, kUncappedRegisters);
         } else {
@@ -431,13 +421,8 @@ void schedule_iir_tiled_cuda(IirTiledFuncs &f, int rows, CarryKernels carries) {
     if (f.level.defined()) schedule_level_cuda(f.level);
     // The corrections of the first and last tiles' carries, one short kernel per dimension; for
     // algorithm 4 with the feedbacks they come from, one thread per line computing its feedbacks,
-    // then its corrections. H100, 8192², clamp, against none (same call, two runs):
-    //   feedbacks and corrections in kernels of their own (5.8 and 3.7 µs a dimension): 4-order3
-    //   +10.1%, 6-order3 +8.4%, 6-order1 −0.4%;
-    //   in one kernel (6.7 µs): 4-order3 +7.9%, 6-order3 +9.4%, 6-order1 +5.2% (algorithm 6's
-    //   output pass 38 µs slower at order 1, not the corrections: not understood);
-    //   the corrected carries of every tile stored instead (a kernel per dimension and side):
-    //   4-order3 +14.2%, 6-order3 +12.2%.
+    // then its corrections. Time over boundary none at 8192² on an H100, clamp: 4-order3 +7.9%,
+    // 6-order3 +8.4% (the other placement: +10.1%, +9.4%; every tile's carries corrected: +14%).
     for (size_t n = 0; n < f.edge_corrections.size(); n++) {
         Func correction = f.edge_corrections[n];
         Func feedbacks = n == 0 ? f.column_feedbacks : f.row_feedbacks;
@@ -464,9 +449,8 @@ void schedule_iir_tiled_cuda(IirTiledFuncs &f, int rows, CarryKernels carries) {
         Var to("to"), ti("ti");
         // One thread per dot product (u, v) of a tile, a few tiles per block, in one kernel: a
         // wrapper maps the products to threads, each sums in a register, and every stage in the
-        // block uses one thread dimension of the same extent. H100, 8192²: one thread per tile
-        // doing all (2K)² products took 335 µs for K = 4 (22 µs for K = 1); this mapping 41 µs
-        // (10 µs) with the operands staged below.
+        // block uses one thread dimension of the same extent: 41 µs at 8192² on an H100 for K = 4,
+        // with the operands staged below (one thread per tile doing all (2K)² products: 335).
         const int products = f.column_states * f.row_states;
         const int tiles_per_block = std::max(1, std::min(32, 256 / products));
         const int threads = products * tiles_per_block;
@@ -482,12 +466,12 @@ void schedule_iir_tiled_cuda(IirTiledFuncs &f, int rows, CarryKernels carries) {
             .gpu_blocks(to, f.ty, f.c)
             .gpu_threads(lane);
         // The dot product unrolled and the carries' states staged unrolled, so that their loads
-        // are in flight together: H100, 8192², 6-order3, 41.5 → 34.2 µs (ncu; 113.1 → 114.8 GiP/s).
+        // are in flight together: 34.2 µs at 8192² on an H100, 6-order3 (rolled: 41.5).
         f.column_effect.compute_at(effect, lane);
         f.column_effect.update().unroll(f.effect_sum.x);
         // The column carries and the table rows a block reads, staged in shared memory with
-        // coalesced loads; read from global memory, each warp's load touched one line per u (or
-        // v): order 3 (K = 4) took 135 µs at 8192² on the H100.
+        // coalesced loads; read from global memory, each warp's load touches one line per u (or
+        // v): order 3 (K = 4) takes 135 µs at 8192² on an H100.
         for (Func carry : f.column_carries_read) {
             const std::vector<Var> a = carry.args();  // i, s, t, c
             Var io("io"), ii("ii");
@@ -510,10 +494,8 @@ void schedule_iir_tiled_cuda(IirTiledFuncs &f, int rows, CarryKernels carries) {
 
     if (f.row_carries.defined() && f.row_states >= 4) {
         // One thread per row of a tile, all its carries: the serial row-carry scans then read
-        // them instead of summing the column effect at every step. H100, algorithm 6, GiP/s
-        // inline → stored (two runs in one call): order 3 (K = 4) 27.3 → 30.3 at 2048², 58.2 →
-        // 61.4 at 4096², 46.9 → 49.6 at 5000×3001, 91.0 → 91.0 at 8192² (clamp alike); order 1
-        // (K = 1) 145.0 → 141.4 at 8192², −1% to −3% elsewhere, so it stays inline there.
+        // them instead of summing the column effect at every step: 61.4 GiP/s at 4096² on an H100,
+        // algorithm 6, order 3 (inline: 58.2). Order 1 (K = 1) stays inline: 145.0 against 141.4.
         const std::vector<Var> a = f.row_carries.args();  // y, s, tx, c
         Var yo("yo"), yi("yi");
         f.row_carries.compute_root()
@@ -526,8 +508,8 @@ void schedule_iir_tiled_cuda(IirTiledFuncs &f, int rows, CarryKernels carries) {
     }
 
     if (f.output_full.defined()) {
-        // Whole tiles: the output's stores need no test (H100, 8192², 6-order1: the output pass
-        // spent a quarter of its instructions storing, behind a test and a branch per row).
+        // Whole tiles: the output's stores need no test (H100, 8192², 6-order1: with it the output
+        // pass spends a quarter of its instructions storing, behind a test and a branch per row).
         tile_output_cuda(f.output.specialize(f.output_full), f.x, f.y, f.c, b, rows, TailStrategy::RoundUp);
     }
     const Var block = tile_output_cuda(f.output, f.x, f.y, f.c, b, rows);
@@ -536,8 +518,8 @@ void schedule_iir_tiled_cuda(IirTiledFuncs &f, int rows, CarryKernels carries) {
     compute_seeds_at(f.final_tile, f.output, block, true, 0);
     schedule_tile(f.final_tile);
     if (f.full.defined()) {
-        // H100, 8192², algorithm 6: the tile passes spent a third of their instructions and half
-        // their stalls loading samples through the image test (ncu, order 1, output pass).
+        // H100, 8192², algorithm 6: unspecialized, the tile passes spend a third of their
+        // instructions and half their stalls loading samples through the image test (ncu, order 1).
         for (EdgePass &pass : f.edge_passes) pass.edges.specialize(f.full);
     }
     if (f.last_tile.func.defined()) {

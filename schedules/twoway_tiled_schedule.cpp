@@ -23,9 +23,8 @@ void in_registers(Func scan, RDom r, Func at, Var level) {
 
 void schedule_two_way_block_matrices_cuda(TwoWayBlockMatrices m) {
     // One GPU block, once per call: the unit states' scans and the powers in shared memory (a
-    // thread per state), then a thread per row of the table: 9 µs on the H100. (The powers as the
-    // states after kChunk blocks, a 256-step scan, took 26 µs here; 17 + 5 + 3 µs as three
-    // kernels, the scans in global memory.)
+    // thread per state), then a thread per row of the table: 9 µs on an H100 (the powers as the
+    // states after kChunk blocks, a 256-step scan: 26 µs; three kernels from global memory: 25).
     const std::vector<Var> a = m.table.args();  // column, row
     Var ro("ro"), ri("ri");
     m.table.compute_root()
@@ -51,10 +50,8 @@ void schedule_two_way_block_matrices_cuda(TwoWayBlockMatrices m) {
 }
 
 void schedule_two_way_tiled_cuda(TwoWayTiledStep step, bool last) {
-    // Lines per GPU block, each block of b samples of a line one thread's. H100, 8192², ms per call,
-    // three rounds in one call (the aligned, K = 3 form): 32 lines 0.878, 0.869, 0.873; 64 lines
-    // 0.888, 0.887, 0.890; 128 lines 0.895, 0.895, 0.895. (The unaligned K = 4 form: 64 lines
-    // 1.199, 1.209; 32 lines 1.223, 1.223; 128 lines 1.202, 1.210.)
+    // Lines per GPU block, each block of b samples of a line one thread's. 32 lines: 0.87 ms at
+    // 8192² on an H100, the aligned K = 3 form (64: 0.89; 128: 0.90; K = 4 within 2% at all three).
     const int lines = 32, warp = 32;
     const std::vector<Var> e = step.edges.args();  // k, t, s, o, c
     Var k = e[0], t = e[1], s = e[2], o = e[3], c = e[4];
@@ -86,11 +83,10 @@ void schedule_two_way_tiled_cuda(TwoWayTiledStep step, bool last) {
     load_first(step.edge_in, step.edges, oi);
 
     // 2. Each carry in the powers form, its chunks' scans and the scan over chunks in kernels of
-    // their own, the carries completed where read. Measured on the H100 at 8192² (ms per call):
-    // completed and stored, 1.234; where read, 1.203; both carries in one kernel in the rescan
-    // form (schedule_carries_in_one_kernel_cuda), 250 µs a step where these take 190 stored.
-    // The outward chunk scans, which form B̄ + Mc·A with A completed where read, spilled under the
-    // JIT's 64 registers: uncapped, 65 → 43 µs (columns), 75 → 42 (rows) (H100, 8192², K = 4, ncu).
+    // their own, the carries completed where read: 1.203 ms at 8192² on an H100 (stored: 1.234;
+    // in one kernel, rescanned, schedule_carries_in_one_kernel_cuda: 250 µs a step against 190).
+    // The outward chunk scans, which form B̄ + Mc·A with A completed where read, spill under the
+    // JIT's 64 registers, so they run uncapped: 43 µs for the columns (capped: 65; H100, 8192², K = 4).
     schedule_carry_cuda(step.inward, false);
     schedule_carry_cuda(step.outward, false, kUncappedRegisters);
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Cascade's Python calls on CuPy arrays beside cupyx.scipy.ndimage, in one process, timed with
-CUDA events (docs/performance.md, "The Python package"). GiP/s = 2^30 pixels per second.
+CUDA events (docs/performance.md). GiP/s = 2^30 pixels per second.
 
 Usage: scripts/bench_python.py [SIZE] [BATCHES]    (default 8192 20)
 """

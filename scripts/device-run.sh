@@ -12,7 +12,7 @@ export CASCADE_FAKE_LIBCUDA_DIR=$bin/fake_libcuda
 export LD_LIBRARY_PATH=$bin${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 # test_iir is sharded over 8 processes: its ~60 CUDA variants' PTX JIT is CPU-bound (one process
-# ran past 90 s on the H100 machine).
+# runs past 90 s on the H100 machine).
 for k in 0 1 2 3 4 5 6 7; do
   GTEST_TOTAL_SHARDS=8 GTEST_SHARD_INDEX=$k "$bin/test_iir" --gtest_brief=1 >"$out/test_iir.$k.log" 2>&1 &
 done

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The CPU test suite under AddressSanitizer + UndefinedBehaviorSanitizer, with the fuzz targets'
-# smoke runs (ctest label `fuzz`), in a build tree of its own beside the normal one (issue 19).
+# smoke runs (ctest label `fuzz`), in a build tree of its own beside the normal one.
 # CI runs it after the normal build's tests (.ci/run). Needs clang-14, libclang-rt-14-dev and
 # llvm-14 (its llvm-symbolizer), which scripts/install-deps.sh installs.
 # Usage: scripts/sanitize.sh [BUILD_DIR]   (default build-sanitize)

@@ -1,4 +1,4 @@
-// Issue 19's bad-input catalogue, one test per line, run through the real `cascade` binary: every
+// The bad-input catalogue, one test per line, run through the real `cascade` binary: every
 // bad input ends in one line on stderr ("cascade: error: ..." or "cascade: usage error: ..."
 // naming the problem), a non-zero exit status, and a folder exactly as it was before the run: no
 // output, no temporary file, the input and an existing output byte for byte the same.

@@ -232,9 +232,9 @@ TEST(BoundaryLevel, OnlyPolesNearOneRunAboutTheLevel) {
     EXPECT_EQ(variant_for(-0.5, Boundary::clamp), "iir_a6_exact");
 }
 
-// Issue 19: a filter that amplifies the alternating line 2.7e7 times over a constant (poles −0.64
-// and −0.69 ± 0.30i, unit DC gain) kept a 1×1 image only to 3.0e−5 on algorithm 6; about the level
-// (runtime/iir.cpp, alternation_gain) every algorithm keeps it to float32's rounding.
+// A filter that amplifies the alternating line 2.7e7 times over a constant (poles −0.64 and
+// −0.69 ± 0.30i, unit DC gain): filtered about zero, algorithm 6 keeps a 1×1 image only to 3.0e−5;
+// about the level (runtime/iir.cpp, alternation_gain) every algorithm keeps it to float32's rounding.
 TEST(BoundaryLevel, StrongAlternationGainKeepsAOneSampleImage) {
     const RecursiveFilter f{4.8253951513210911,
                             {2.0180409549932303, 1.4461365398186206, 0.36121765650924009}};
@@ -250,8 +250,8 @@ TEST(BoundaryLevel, StrongAlternationGainKeepsAOneSampleImage) {
         }
 }
 
-// The same over random order-3 filters of unit DC gain (one in a few hundred failed before), on
-// one-sample and small constant images.
+// The same over random order-3 filters of unit DC gain (filtered about zero, one in a few hundred
+// fails), on one-sample and small constant images.
 TEST(BoundaryLevel, RandomFiltersKeepConstantImages) {
     auto rng = rng_for_test();
     for (int trial = 0; trial < 400; trial++) {

@@ -192,8 +192,8 @@ TEST(CudaApi, BlursTheCallersDeviceMemoryOnTheCallersStream) {
 }
 
 // Every algorithm on buffers that have no host memory at all, as cuda::wrap makes them: RT under
-// boundary none once required the output's host pointer (its last pass's pure definition was left on
-// the host), which a realisation's device-only intermediate hit too.
+// boundary none requires the output's host pointer if its last pass's pure definition is left on
+// the host (schedules/rt_schedule.cpp), and so would a realisation's device-only intermediate.
 TEST(CudaApi, DeviceOnlyBuffersRunEveryAlgorithm) {
     std::string why;
     if (testing::cuda_unavailable(why)) GTEST_SKIP() << why;
@@ -269,7 +269,7 @@ TEST(CudaApi, DeviceOutOfMemoryIsAClearErrorAndRecoverable) {
     Image expected(W, H, 1), output(W, H, 1);
     before.run(input, expected);  // also loads the kernels while there is room
     // What that run freed may wait in Halide's cache of device allocations, out of the hog's reach,
-    // for the starved plan to reuse (it ran with 32 MB free on the H100 once): give it back.
+    // for the starved plan to reuse (so that it can run with 32 MB free on an H100): give it back.
     halide_cuda_release_unused_device_allocations(nullptr);
     {
         DeviceMemoryHog hog(size_t(32) << 20);
