@@ -14,6 +14,7 @@
 #include <memory>
 #include <tuple>
 
+#include "baseline_libraries.h"
 #include "cascade/bspline.h"
 #include "cascade/device.h"
 #include "cascade/error.h"
@@ -28,13 +29,7 @@
 #include "pipeline_call.h"
 #include "reference.h"
 #ifdef CASCADE_HAVE_CUDA_RUNTIME
-#include "bench/baselines/cub_sat.h"
-#endif
-#ifdef CASCADE_HAVE_CUFFT
-#include "bench/baselines/cufft_gaussian.h"
-#endif
-#ifdef CASCADE_HAVE_OPENCV
-#include "bench/baselines/opencv_baselines.h"
+#include "bench/baselines/cuda_support.h"
 #endif
 
 namespace cascade {
@@ -54,6 +49,28 @@ constexpr double kFftSelfCheckTolerance = 1e-4;
 struct Skip {
     std::string note;
 };
+
+// Why OpenCV's baselines cannot run on `device`; an empty reason when they can.
+BaselineAbsence opencv_absence(Device device) {
+    if (device != Device::cpu) return {"unavailable", "the OpenCV baselines run on the CPU only"};
+#ifdef CASCADE_HAVE_OPENCV
+    BaselineAbsence absence;
+    opencv_baselines(&absence);
+    return absence;
+#else
+    return {"unavailable", "this build has no OpenCV baseline (OpenCV was not found at configure time)"};
+#endif
+}
+
+// Why the cuFFT Gaussian cannot run here; an empty reason when it can.
+BaselineAbsence cufft_absence() {
+    const std::string why = bench_cuda_unavailable_reason();
+    if (!why.empty()) return {"unavailable", why};
+    BaselineAbsence absence;
+    const baselines::CudaBaselines *cuda = cuda_baselines(&absence);
+    if (!cuda) return absence;
+    return {"unavailable", cuda->cufft_unavailable_reason()};
+}
 
 double median(std::vector<double> values) {
     if (values.empty()) return kNaN;
@@ -278,59 +295,35 @@ public:
     }
 
     std::function<void()> cub_sat() {
-#ifdef CASCADE_HAVE_CUDA_RUNTIME
-        if (device_ == Device::cuda) {
-            if (!cub_) cub_ = std::make_unique<baselines::CubSat>(width_, height_);
-            return [this] {
-                cub_->run(static_cast<const float *>(device_input_->data()),
-                          static_cast<float *>(device_output_->data()));
-            };
-        }
-#endif
-        throw Skip{"unavailable: cub-sat runs on CUDA only"};
+        if (device_ != Device::cuda) throw Skip{"unavailable: cub-sat runs on CUDA only"};
+        BaselineAbsence absence;
+        const baselines::CudaBaselines *cuda = cuda_baselines(&absence);
+        if (!cuda) throw Skip{absence.note()};
+        if (!cub_) cub_ = cuda->cub_sat(width_, height_);
+        return on_device(*cub_);
     }
 
     std::function<void()> cufft_gaussian() {
         if (device_ != Device::cuda) throw Skip{"unavailable: cufft-gaussian runs on CUDA only"};
-        const std::string why = bench_cufft_unavailable_reason();
-        if (!why.empty()) throw Skip{"unavailable: " + why};
-#ifdef CASCADE_HAVE_CUFFT
-        if (!fft_) fft_ = std::make_unique<baselines::CufftGaussian>(width_, height_, kBenchGaussianSigma);
-        return [this] {
-            fft_->run(static_cast<const float *>(device_input_->data()),
-                      static_cast<float *>(device_output_->data()));
-        };
-#else
-        throw Skip{"unavailable: this build has no cuFFT baseline"};  // `why` said so already
-#endif
+        const BaselineAbsence absence = cufft_absence();
+        if (!absence.reason.empty()) throw Skip{absence.note()};
+        if (!fft_) fft_ = cuda_baselines()->cufft_gaussian(width_, height_, kBenchGaussianSigma);
+        return on_device(*fft_);
     }
 
     std::function<void()> cv_gaussian() {
-        const std::string why = bench_opencv_unavailable_reason(device_);
-        if (!why.empty()) throw Skip{"unavailable: " + why};
-#ifdef CASCADE_HAVE_OPENCV
-        if (!cv_gaussian_)
-            cv_gaussian_ = std::make_unique<baselines::OpenCvGaussian>(width_, height_, kBenchGaussianSigma);
+        if (!cv_gaussian_) cv_gaussian_ = opencv_or_skip().gaussian(width_, height_, kBenchGaussianSigma);
         return [this] { cv_gaussian_->run(input_.data(), output_.data()); };
-#endif
-        return {};
     }
 
     // Times the table alone; `cv_integral_result` copies its inclusive part to the output.
     std::function<void()> cv_integral() {
-        const std::string why = bench_opencv_unavailable_reason(device_);
-        if (!why.empty()) throw Skip{"unavailable: " + why};
-#ifdef CASCADE_HAVE_OPENCV
-        if (!cv_integral_) cv_integral_ = std::make_unique<baselines::OpenCvIntegral>(width_, height_);
-        return [this] { cv_integral_->run(input_.data()); };
-#endif
-        return {};
+        if (!cv_integral_) cv_integral_ = opencv_or_skip().integral(width_, height_);
+        return [this] { cv_integral_->run(input_.data(), output_.data()); };
     }
 
     void cv_integral_result() {
-#ifdef CASCADE_HAVE_OPENCV
-        if (cv_integral_) cv_integral_->inclusive(output_.data());
-#endif
+        if (cv_integral_) cv_integral_->result(output_.data());
     }
 
     // Milliseconds of each timed call: CUDA events on the default stream, or the host's clock.
@@ -359,20 +352,33 @@ public:
     }
 
 private:
+    const baselines::OpenCvBaselines &opencv_or_skip() const {
+        const BaselineAbsence absence = opencv_absence(device_);
+        if (!absence.reason.empty()) throw Skip{absence.note()};
+        return *opencv_baselines();
+    }
+
+    // A CUDA baseline's call on the device buffers (cuda_support.h: the CUDA runtime's memory).
+    std::function<void()> on_device(baselines::Baseline &baseline) {
+#ifdef CASCADE_HAVE_CUDA_RUNTIME
+        return [this, &baseline] {
+            baseline.run(static_cast<const float *>(device_input_->data()),
+                         static_cast<float *>(device_output_->data()));
+        };
+#else
+        (void)baseline;
+        throw Skip{"unavailable: this build has no CUDA runtime"};
+#endif
+    }
+
     int width_, height_;
     Device device_;
 #ifdef CASCADE_HAVE_CUDA_RUNTIME
     // Declared before the Halide buffers, so freed after they detach.
     std::unique_ptr<baselines::DeviceArray> device_input_, device_output_;
-    std::unique_ptr<baselines::CubSat> cub_;
 #endif
-#ifdef CASCADE_HAVE_CUFFT
-    std::unique_ptr<baselines::CufftGaussian> fft_;  // plans and padded buffers, made once
-#endif
-#ifdef CASCADE_HAVE_OPENCV
-    std::unique_ptr<baselines::OpenCvGaussian> cv_gaussian_;
-    std::unique_ptr<baselines::OpenCvIntegral> cv_integral_;
-#endif
+    // The baselines, each made once for this size (the cuFFT Gaussian's plans and padded buffers).
+    std::unique_ptr<baselines::Baseline> cub_, fft_, cv_gaussian_, cv_integral_;
     Halide::Runtime::Buffer<float> input_, output_;
 };
 
@@ -482,13 +488,9 @@ void append_self_check(BenchResult &r) {
         std::snprintf(text, sizeof(text), "%sself-check 67x45: error %.2g",
                       error > tolerance ? "SELF-CHECK FAILED: " : "", error);
         append_note(r.note, text);
-#ifdef CASCADE_HAVE_OPENCV
-        if (cv) append_note(r.note, baselines::opencv_description());
-#endif
-#ifdef CASCADE_HAVE_CUFFT
+        if (cv) append_note(r.note, opencv_baselines()->description());
         // Which cuFFT was timed: it is whichever the dynamic loader found.
-        if (fft) append_note(r.note, "cuFFT " + std::to_string(baselines::cufft_version()));
-#endif
+        if (fft) append_note(r.note, "cuFFT " + std::to_string(cuda_baselines()->cufft_version()));
     } catch (const std::exception &e) {
         append_note(r.note, std::string("SELF-CHECK FAILED: ") + e.what());
     }
@@ -640,56 +642,36 @@ std::string bench_cuda_unavailable_reason() {
 double cub_sat_self_check_error() {
     const std::string why = bench_cuda_unavailable_reason();
     if (!why.empty()) throw Error("the CUB self-check cannot run: " + why);
-#ifdef CASCADE_HAVE_CUDA_RUNTIME
+    BaselineAbsence absence;
+    const baselines::CudaBaselines *cuda = cuda_baselines(&absence);
+    if (!cuda) throw Error("the CUB self-check cannot run: " + absence.note());
     try {
-        return baselines::cub_sat_self_check();
+        return cuda->cub_sat_self_check();
     } catch (const std::exception &e) {
         throw Error(std::string("the CUB self-check failed: ") + e.what());
     }
-#endif
-    return kNaN;
 }
 
-std::string bench_cufft_unavailable_reason() {
-    const std::string why = bench_cuda_unavailable_reason();
-    if (!why.empty()) return why;
-#ifdef CASCADE_HAVE_CUFFT
-    return baselines::cufft_unavailable_reason();
-#else
-    return "this build has no cuFFT baseline (no cufft.h at configure time: "
-           "cmake/CascadeCudaBaselines.cmake)";
-#endif
-}
+std::string bench_cufft_unavailable_reason() { return cufft_absence().reason; }
 
 double cufft_gaussian_self_check_error() {
     const std::string why = bench_cufft_unavailable_reason();
     if (!why.empty()) throw Error("the cuFFT self-check cannot run: " + why);
-#ifdef CASCADE_HAVE_CUFFT
     try {
-        return baselines::cufft_gaussian_self_check(kBenchGaussianSigma);
+        return cuda_baselines()->cufft_gaussian_self_check(kBenchGaussianSigma);
     } catch (const std::exception &e) {
         throw Error(std::string("the cuFFT self-check failed: ") + e.what());
     }
-#endif
-    return kNaN;
 }
 
-std::string bench_opencv_unavailable_reason(Device device) {
-    if (device != Device::cpu) return "the OpenCV baselines run on the CPU only";
-#ifdef CASCADE_HAVE_OPENCV
-    return "";
-#else
-    return "this build has no OpenCV baseline (OpenCV was not found at configure time)";
-#endif
-}
+std::string bench_opencv_unavailable_reason(Device device) { return opencv_absence(device).reason; }
 
 double opencv_self_check_error(const std::string &op) {
     const std::string why = bench_opencv_unavailable_reason(Device::cpu);
     if (!why.empty()) throw Error("the OpenCV self-check cannot run: " + why);
-#ifdef CASCADE_HAVE_OPENCV
-    if (op == "cv-gaussian") return baselines::opencv_gaussian_self_check(kBenchGaussianSigma);
-    if (op == "cv-integral") return baselines::opencv_integral_self_check();
-#endif
+    const baselines::OpenCvBaselines *opencv = opencv_baselines();
+    if (op == "cv-gaussian") return opencv->gaussian_self_check(kBenchGaussianSigma);
+    if (op == "cv-integral") return opencv->integral_self_check();
     throw Error("no OpenCV self-check for '" + op + "'");
 }
 

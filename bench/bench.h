@@ -79,12 +79,13 @@ BoundedVariant split_variant(const std::string &variant);
 // Empty when CUDA cases can run here; otherwise why not.
 std::string bench_cuda_unavailable_reason();
 
-// Empty when the cufft-gaussian case can run here: CUDA cases can, the build has the cuFFT
-// baseline, and cuFFT loads (bench/baselines/cufft_library.h); otherwise why not.
+// Empty when the cufft-gaussian case can run here: CUDA cases can, the CUDA baselines library
+// loads (baseline_libraries.h) and has the cuFFT baseline, and cuFFT loads
+// (bench/baselines/cufft_library.h); otherwise why not.
 std::string bench_cufft_unavailable_reason();
 
 // Empty when the OpenCV baselines (cv-gaussian, cv-integral) can run on `device`: the CPU, in a
-// build that found OpenCV; otherwise why not.
+// build that found OpenCV, with their library loaded (baseline_libraries.h); otherwise why not.
 std::string bench_opencv_unavailable_reason(Device device);
 
 // An OpenCV baseline's self-check (op cv-gaussian or cv-integral) on a 67×45 random image: max

@@ -1,8 +1,13 @@
-# Baselines for `cascade bench` built with nvcc (CUB, cuFFT, device copies, event timing). Optional:
-# without a CUDA compiler everything else builds, and the bench reports its CUDA cases as
-# unavailable. Owned by the bench work.
+# The CUDA side of `cascade bench`, built with nvcc. Optional: without a CUDA compiler everything
+# else builds, and the bench reports its CUDA cases as unavailable. Owned by the bench work.
 #
-# Defines the target cascade_cuda_baselines and CASCADE_HAVE_CUDA_BASELINES (ON/OFF) when found.
+# Defines, when found:
+# - cascade_cuda_support: device buffers, the copy and event timing (bench/baselines/cuda_support.h),
+#   linked into the command line for its CUDA cases;
+# - cascade_cuda_baselines: the CUB and cuFFT baselines, a library the bench loads at run time
+#   (bench/baselines/module_api.h; bench/CMakeLists.txt sets where it goes), so that nothing else
+#   links them;
+# and CASCADE_HAVE_CUDA_BASELINES (ON/OFF).
 set(CASCADE_HAVE_CUDA_BASELINES OFF CACHE INTERNAL "cascade_cuda_baselines is built")
 if(NOT CASCADE_CUDA)
   return()
@@ -22,18 +27,22 @@ endif()
 enable_language(CUDA)
 find_package(CUDAToolkit REQUIRED)
 
-add_library(cascade_cuda_baselines STATIC ${PROJECT_SOURCE_DIR}/bench/baselines/cub_sat.cu)
-set_target_properties(cascade_cuda_baselines PROPERTIES CUDA_STANDARD 17 CUDA_STANDARD_REQUIRED ON)
+set(_baselines ${PROJECT_SOURCE_DIR}/bench/baselines)
+add_library(cascade_cuda_support STATIC ${_baselines}/cuda_support.cpp)
+# Linked into the baselines library too.
+set_target_properties(cascade_cuda_support PROPERTIES POSITION_INDEPENDENT_CODE ON)
 # GPU servers have the driver only: link the runtime statically.
-target_link_libraries(cascade_cuda_baselines PUBLIC CUDA::cudart_static)
+target_link_libraries(cascade_cuda_support PUBLIC CUDA::cudart_static)
+
+add_library(cascade_cuda_baselines MODULE ${_baselines}/cub_sat.cu ${_baselines}/cuda_module.cpp)
+set_target_properties(cascade_cuda_baselines PROPERTIES CUDA_STANDARD 17 CUDA_STANDARD_REQUIRED ON)
+target_link_libraries(cascade_cuda_baselines PRIVATE cascade_cuda_support)
 # The cuFFT Gaussian, where the toolkit has cuFFT's header. cuFFT itself is loaded at run time
 # (dlopen), not linked: bench/baselines/cufft_library.h says why.
 find_file(CASCADE_CUFFT_HEADER cufft.h HINTS ${CUDAToolkit_INCLUDE_DIRS} NO_DEFAULT_PATH)
 if(CASCADE_CUFFT_HEADER)
-  target_sources(cascade_cuda_baselines PRIVATE
-    ${PROJECT_SOURCE_DIR}/bench/baselines/cufft_gaussian.cu
-    ${PROJECT_SOURCE_DIR}/bench/baselines/cufft_library.cpp)
-  target_compile_definitions(cascade_cuda_baselines PUBLIC CASCADE_HAVE_CUFFT)
+  target_sources(cascade_cuda_baselines PRIVATE ${_baselines}/cufft_gaussian.cu ${_baselines}/cufft_library.cpp)
+  target_compile_definitions(cascade_cuda_baselines PRIVATE CASCADE_HAVE_CUFFT)
   target_link_libraries(cascade_cuda_baselines PRIVATE ${CMAKE_DL_LIBS})
 else()
   message(STATUS "No cufft.h: `cascade bench` will report cufft-gaussian as unavailable")

@@ -1,109 +1,76 @@
-# cascade_add_variant(<name> ORDER <r> GENERATOR <gen> FROM <exe> [DEVICES <cpu|cuda>...] [PARAMS <k=v>...]
-#                     [KNOBS <k=v>...] [EXTRA] [AUTOSCHEDULER <Halide::Li2018|Halide::Adams2019|...>])
+# cascade_add_variant(<name> <extra> <device> CATALOGUE <manifest> GENERATOR <gen> FROM <exe>
+#                     [AUTOSCHEDULER <Halide::Li2018|...>] PARAMS <k=v>...)
 #
-# Builds the AOT libraries <name>_o<r>_cpu and, with CASCADE_CUDA, <name>_o<r>_cuda (of those, the
-# DEVICES named, where given), all sharing
-# a single Halide runtime. Each library is appended to the global property
-# CASCADE_HALIDE_LIBRARIES and a row per library to CASCADE_VARIANT_ROWS, from which
-# runtime/CMakeLists.txt generates the dispatch table. <r> is what the runtime matches a filter
-# against: the order of a direct-form variant, the section count of a sectioned one. The row also
-# carries the schedule knobs `tile=` and `rows=` of PARAMS (0 where absent), KNOBS (generator
-# parameters too) as one string, and EXTRA: a variant
-# a tuning manifest added (cmake/CascadeManifest.cmake), which plans run only when asked for its
-# knobs, and with AUTOSCHEDULER the autoscheduler that schedules it instead of the generator's
-# hand schedule (its lower-case name, "li2018", is the knob).
-function(cascade_add_variant NAME)
-  cmake_parse_arguments(ARG "EXTRA" "ORDER;GENERATOR;FROM;AUTOSCHEDULER" "PARAMS;DEVICES;KNOBS" ${ARGN})
-  set(knobs "")
-  foreach(knob tile rows)
-    set(value 0)
-    foreach(param IN LISTS ARG_PARAMS)
-      if(param MATCHES "^${knob}=([0-9]+)$")
-        set(value ${CMAKE_MATCH_1})
-      endif()
-    endforeach()
-    string(APPEND knobs "|${value}")
-  endforeach()
-  # KNOBS: the other schedule knobs (docs/tuning.md), generator parameters too, "key=value"
-  # joined by commas in the order given (cmake/CascadeManifest.cmake's): what TileSchedule::knobs names.
-  set(named_knobs "")
-  set(knob_suffix "")
-  foreach(knob IN LISTS ARG_KNOBS)
-    if(NOT knob MATCHES "^([a-z]+)=([a-z0-9]+)$")
-      message(FATAL_ERROR "cascade_add_variant(${NAME}): knob '${knob}' is not key=value")
-    endif()
-    if(named_knobs)
-      string(APPEND named_knobs ",")
-    endif()
-    string(APPEND named_knobs "${knob}")
-    string(APPEND knob_suffix "_${CMAKE_MATCH_1}${CMAKE_MATCH_2}")
-  endforeach()
-  set(extra 0)
-  set(suffix "")
-  set(autoscheduler "")
+# Builds the AOT library <name> (a variant key's name, catalogue/variant_key.h) for <device>,
+# function cascade_<name>, all libraries sharing a single Halide runtime. Called by the lines the
+# catalogue tool writes (cmake/CascadeCatalogue.cmake), not by hand. Each library is appended to the
+# global property CASCADE_HALIDE_LIBRARIES and "<name>|<extra>|<manifest>" to CASCADE_VARIANT_ROWS,
+# from which runtime/CMakeLists.txt generates the dispatch table. <extra> 1: a variant plans run
+# only when asked for its schedule; <manifest>: the catalogue that lists it (iir, comparison, ...).
+#
+# With CASCADE_PREBUILT_VARIANTS (the generators/ folder of another build tree of the same
+# catalogue and sources), the library and its runtime are imported from there instead of
+# generated: how scripts/sanitize.sh reuses the normal build's variants.
+function(cascade_add_variant NAME EXTRA DEVICE)
+  cmake_parse_arguments(ARG "" "CATALOGUE;GENERATOR;FROM;AUTOSCHEDULER" "PARAMS" ${ARGN})
+  if(CASCADE_PREBUILT_VARIANTS)
+    cascade_import_variant(${NAME} "${NAME}|${EXTRA}|${ARG_CATALOGUE}")
+    return()
+  endif()
   set(autoscheduler_args "")
   if(ARG_AUTOSCHEDULER)
-    string(REGEX REPLACE ".*::" "" autoscheduler "${ARG_AUTOSCHEDULER}")
-    string(TOLOWER "${autoscheduler}" autoscheduler)
+    if(NOT TARGET ${ARG_AUTOSCHEDULER})
+      message(FATAL_ERROR "${NAME}: this Halide has no autoscheduler ${ARG_AUTOSCHEDULER}")
+    endif()
     set(autoscheduler_args AUTOSCHEDULER ${ARG_AUTOSCHEDULER})
   endif()
-  if(ARG_EXTRA)
-    set(extra 1)
-    # Extras share the default variants' names; the library's name tells their knobs apart.
-    if(NOT knobs STREQUAL "|0|0")
-      string(REGEX REPLACE "^\\|([0-9]+)\\|([0-9]+)$" "_t\\1r\\2" suffix "${knobs}")
-    endif()
-    if(autoscheduler)
-      string(APPEND suffix _${autoscheduler})
-    endif()
-    string(APPEND suffix "${knob_suffix}")
+  set(target ${CASCADE_CPU_TARGET})
+  if(DEVICE STREQUAL "cuda")
+    set(target ${CASCADE_CPU_TARGET}-${CASCADE_CUDA_FEATURES})
   endif()
-  set(devices cpu)
-  if(CASCADE_CUDA)
-    list(APPEND devices cuda)
+  get_property(owner GLOBAL PROPERTY CASCADE_RUNTIME_OWNER)
+  set(runtime_arg "")
+  if(owner)
+    set(runtime_arg USE_RUNTIME ${owner}.runtime)
   endif()
-  # DEVICES: a realisation built for some devices only (the CPU's strips).
-  if(ARG_DEVICES)
-    set(devices_wanted ${devices})
-    set(devices "")
-    foreach(dev IN LISTS devices_wanted)
-      if(dev IN_LIST ARG_DEVICES)
-        list(APPEND devices ${dev})
-      endif()
-    endforeach()
+  add_halide_library(${NAME} FROM ${ARG_FROM}
+    GENERATOR ${ARG_GENERATOR}
+    FUNCTION_NAME cascade_${NAME}
+    TARGETS ${target}
+    PARAMS ${ARG_PARAMS}
+    ${autoscheduler_args}
+    ${runtime_arg})
+  if(NOT owner)
+    # The first library's runtime serves every other one; its target list grows with theirs.
+    set_property(GLOBAL PROPERTY CASCADE_RUNTIME_OWNER ${NAME})
   endif()
-  if(NOT named_knobs)
-    set(named_knobs "-")
+  set_property(GLOBAL APPEND PROPERTY CASCADE_HALIDE_LIBRARIES ${NAME})
+  set_property(GLOBAL APPEND PROPERTY CASCADE_VARIANT_ROWS "${NAME}|${EXTRA}|${ARG_CATALOGUE}")
+endfunction()
+
+# The library <name> of CASCADE_PREBUILT_VARIANTS, as cascade_add_variant would have built it.
+function(cascade_import_variant NAME ROW)
+  set(dir ${CASCADE_PREBUILT_VARIANTS})
+  if(NOT EXISTS ${dir}/lib${NAME}.a OR NOT EXISTS ${dir}/${NAME}.h)
+    message(FATAL_ERROR "CASCADE_PREBUILT_VARIANTS: ${dir} has no lib${NAME}.a (build that tree first)")
   endif()
-  foreach(dev IN LISTS devices)
-    set(lib ${NAME}${suffix}_o${ARG_ORDER}_${dev})
-    set(target ${CASCADE_CPU_TARGET})
-    if(dev STREQUAL "cuda")
-      set(target ${CASCADE_CPU_TARGET}-${CASCADE_CUDA_FEATURES})
+  get_property(owner GLOBAL PROPERTY CASCADE_RUNTIME_OWNER)
+  if(NOT owner)
+    # The first library's runtime: the one the other tree's libraries share.
+    file(GLOB runtimes ${dir}/lib*.runtime.a)
+    list(LENGTH runtimes count)
+    if(NOT count EQUAL 1)
+      message(FATAL_ERROR "CASCADE_PREBUILT_VARIANTS: ${dir} holds ${count} Halide runtimes, not one")
     endif()
-    get_property(owner GLOBAL PROPERTY CASCADE_RUNTIME_OWNER)
-    set(runtime_arg "")
-    if(owner)
-      set(runtime_arg USE_RUNTIME ${owner}.runtime)
-    endif()
-    add_halide_library(${lib} FROM ${ARG_FROM}
-      GENERATOR ${ARG_GENERATOR}
-      FUNCTION_NAME cascade_${lib}
-      TARGETS ${target}
-      PARAMS ${ARG_PARAMS} ${ARG_KNOBS}
-      ${autoscheduler_args}
-      ${runtime_arg})
-    if(NOT owner)
-      # The first library's runtime serves every other one; its target list grows with theirs.
-      set_property(GLOBAL PROPERTY CASCADE_RUNTIME_OWNER ${lib})
-    endif()
-    set_property(GLOBAL APPEND PROPERTY CASCADE_HALIDE_LIBRARIES ${lib})
-    # "-": hand-scheduled (a list element may not be empty).
-    set(scheduler "${autoscheduler}")
-    if(NOT scheduler)
-      set(scheduler "-")
-    endif()
-    set_property(GLOBAL APPEND PROPERTY CASCADE_VARIANT_ROWS
-                 "${NAME}|${ARG_ORDER}|${dev}|cascade_${lib}${knobs}|${extra}|${scheduler}|${named_knobs}")
-  endforeach()
+    add_library(cascade_prebuilt_runtime STATIC IMPORTED GLOBAL)
+    set_target_properties(cascade_prebuilt_runtime PROPERTIES IMPORTED_LOCATION ${runtimes}
+                          INTERFACE_LINK_LIBRARIES "Threads::Threads;${CMAKE_DL_LIBS}")
+    set_property(GLOBAL PROPERTY CASCADE_RUNTIME_OWNER ${NAME})
+  endif()
+  add_library(${NAME} STATIC IMPORTED GLOBAL)
+  set_target_properties(${NAME} PROPERTIES IMPORTED_LOCATION ${dir}/lib${NAME}.a
+                        INTERFACE_INCLUDE_DIRECTORIES ${dir}
+                        INTERFACE_LINK_LIBRARIES "cascade_prebuilt_runtime;Halide::Runtime")
+  set_property(GLOBAL APPEND PROPERTY CASCADE_HALIDE_LIBRARIES ${NAME})
+  set_property(GLOBAL APPEND PROPERTY CASCADE_VARIANT_ROWS "${ROW}")
 endfunction()

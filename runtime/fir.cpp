@@ -30,17 +30,18 @@ std::vector<float> padded(const std::vector<double> &taps, int radius) {
 
 FirPlan::FirPlan(const SeparableFir &fir, Device device, Boundary extension, FirEdges edges) {
     const int radius = std::max(radius_of(fir.vertical), radius_of(fir.horizontal));
-    std::string name = "fir";
+    VariantKey key;
+    key.family = Family::fir;
     if (edges == FirEdges::margin) {
-        name += "_margin";
+        key.kind = "margin";
     } else if (extension == Boundary::periodic || extension == Boundary::reflect ||
                extension == Boundary::mirror) {
-        name += std::string("_") + boundary_name(extension);
+        key.kind = boundary_name(extension);
     } else if (extension != Boundary::none) {
         throw Error(std::string("the FIR extends the image by none, periodic, reflect or mirror, not ") +
                     boundary_name(extension));
     }
-    variant_ = &find_variant(name, radius, device);
+    variant_ = &find_variant(wanted(key, radius, device));
     vertical_ = padded(fir.vertical, variant_->order);
     horizontal_ = padded(fir.horizontal, variant_->order);
     vertical_buffer_ = Halide::Runtime::Buffer<float>(vertical_.data(), int(vertical_.size()));

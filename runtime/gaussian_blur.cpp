@@ -77,9 +77,13 @@ bool two_way_exact(Boundary boundary) { return boundary != Boundary::none && bou
 // last section (after the zero sections that pad it to the variant's count) is one.
 const Variant &two_way_variant(const TwoWayGaussian &g, Device device, Boundary boundary) {
     const int sections = int(g.sections.size());
-    if (two_way_exact(boundary)) return find_variant("twoway_exact", sections, device);
-    const Variant &generic = find_variant("twoway", sections, device);
-    const Variant *first_order_last = lookup_variant("twoway_first_order_last", sections, device);
+    VariantKey key;
+    key.family = Family::twoway;
+    key.exact = two_way_exact(boundary);
+    if (key.exact) return find_variant(wanted(key, sections, device));
+    const Variant &generic = find_variant(wanted(key, sections, device));
+    key.kind = "first_order_last";
+    const Variant *first_order_last = lookup_variant(wanted(key, sections, device));
     if (first_order_last && first_order_last->order == generic.order &&
         two_way_coefficients(g, generic.order)[3 * generic.order - 1] == 0.0f)
         return *first_order_last;

@@ -151,9 +151,10 @@ struct IirPlan::Tables {
 
 namespace {
 
-// The variant a plan runs: its name, the form, and the order it must hold.
+// The variant a plan runs: its key (the order, device and schedule left to the plan), the form,
+// and the order it must hold.
 struct VariantChoice {
-    std::string name;
+    VariantKey key;
     bool direct = false;
     int needed = 0;
     Algorithm algorithm = Algorithm::automatic;
@@ -161,7 +162,19 @@ struct VariantChoice {
     int overlap = -1;    // strips: rows each strip's column window reaches past it
 };
 
-constexpr const char *kStripsVariant = "iir_strips_sections";
+// The keys of the 2D recursive filters' variants: the block-parallel algorithm's (rt and strips
+// are families of their own), the form, and what the boundary asks for.
+VariantKey iir_key(Algorithm algorithm, bool sections, bool exact = false, bool level = false) {
+    VariantKey key;
+    key.family = algorithm == Algorithm::rt       ? Family::iir_rt
+                 : algorithm == Algorithm::strips ? Family::iir_strips
+                                                  : Family::iir_tiled;
+    if (key.family == Family::iir_tiled) key.algorithm = std::stoi(algorithm_name(algorithm));
+    key.sections = sections || key.family == Family::iir_strips;
+    key.exact = exact;
+    key.level = level;
+    return key;
+}
 
 // The overlap of the column passes as the strips run them, or −1 where they do not apply.
 int column_overlap(const Filter2D &filter) {
@@ -175,7 +188,7 @@ Algorithm automatic_algorithm(const Filter2D &filter, Boundary boundary, SampleT
         return Algorithm::a6;
     const int sections =
         std::max(needed_order(filter.vertical, false), needed_order(filter.horizontal, false));
-    if (!lookup_variant(kStripsVariant, sections, Device::cpu)) return Algorithm::a6;
+    if (!lookup_variant(wanted(iir_key(Algorithm::strips, true), sections, Device::cpu))) return Algorithm::a6;
     return column_overlap(filter) >= 0 ? Algorithm::strips : Algorithm::a6;
 }
 
@@ -215,8 +228,8 @@ VariantChoice choose_variant(const Filter2D &filter, Form form, Algorithm algori
                     "none");
     if (algorithm == Algorithm::strips) {
         if (device != Device::cpu)
-            throw Error(std::string("no ") + device_name(device) + " variant of " + kStripsVariant +
-                        ": algorithm strips runs on the CPU only");
+            throw Error(std::string("no ") + device_name(device) +
+                        " variant of algorithm strips: it runs on the CPU only");
         if (exact || margin)
             throw Error(std::string("boundary '") + boundary_name(boundary) +
                         "' runs with algorithms rt, 4 and 6; algorithm strips takes boundary none");
@@ -237,9 +250,8 @@ VariantChoice choose_variant(const Filter2D &filter, Form form, Algorithm algori
     // dimension where sections carry 4, so a quarter fewer carries.
     const bool block_direct = order == kBlockDirectOrder && is_tiled(algorithm) && !margin &&
                               samples == SampleType::f32 &&
-                              lookup_variant(std::string("iir_a") + algorithm_name(algorithm) +
-                                                 (exact ? "_exact" : "") + (direct_level ? "_level" : ""),
-                                             kBlockDirectOrder, device);
+                              lookup_variant(wanted(iir_key(algorithm, false, exact, direct_level),
+                                                    kBlockDirectOrder, device));
     if (form == Form::automatic)
         form = order <= 2 || (block_direct && direct_form_accurate(filter.vertical) &&
                               direct_form_accurate(filter.horizontal))
@@ -249,20 +261,17 @@ VariantChoice choose_variant(const Filter2D &filter, Form form, Algorithm algori
     choice.algorithm = algorithm;
     choice.direct = form == Form::direct;
     if (algorithm == Algorithm::rt) {
-        choice.name = choice.direct ? "iir_rt" : "iir_rt_sections";
-        if (passes != Passes::all) choice.name += std::string("_") + passes_name(passes);
+        if (passes != Passes::all) choice.key.passes = passes_name(passes);
     } else if (algorithm == Algorithm::strips) {
         if (choice.direct && order > 2)
             throw Error("the direct form of order " + std::to_string(order) +
                         " runs only with --algorithm rt; algorithm strips uses sections");
         choice.direct = false;  // order ≤ 2: the direct form is one section
-        choice.name = kStripsVariant;
         choice.overlap = column_overlap(filter);
         if (choice.overlap < 0)
             throw Error("the vertical filter's response fades too slowly for algorithm strips (past " +
                         std::to_string(kStripsMaxOverlap) + " rows); use algorithm 6");
     } else {
-        choice.name = std::string("iir_a") + algorithm_name(algorithm);
         // The block-parallel direct form is built for order 1 (and on the GPU for order 3); order
         // 2 is one section of order 2.
         if (choice.direct && order > 2 && !block_direct)
@@ -270,15 +279,15 @@ VariantChoice choose_variant(const Filter2D &filter, Form form, Algorithm algori
                         " runs only with --algorithm rt; the block-parallel algorithms use sections");
         // (The margin variants are built as sections only.)
         if (order == 2 || margin) choice.direct = false;
-        if (!choice.direct) choice.name += "_sections";
     }
-    if (exact) choice.name += "_exact";
-    // Built for Deriche's all-pole passes (order 2, 2 sections): reading through the margin costs.
-    if (margin) choice.name += "_margin";
     choice.level = choice.direct && block_direct ? direct_level : level;
-    if (choice.level) choice.name += "_level";
-    if (samples == SampleType::u8) choice.name += "_u8";
-    if (samples == SampleType::u16) choice.name += "_u16";
+    const std::string passes_key = choice.key.passes;
+    choice.key = iir_key(algorithm, !choice.direct, exact, choice.level);
+    choice.key.passes = passes_key;
+    // Built for Deriche's all-pole passes (order 2, 2 sections): reading through the margin costs.
+    choice.key.margin = margin;
+    if (samples == SampleType::u8) choice.key.samples = "u8";
+    if (samples == SampleType::u16) choice.key.samples = "u16";
     choice.needed = std::max(needed_order(filter.vertical, choice.direct),
                              needed_order(filter.horizontal, choice.direct));
     return choice;
@@ -344,7 +353,7 @@ std::optional<Stage> runnable_stage(const Realisation &r, const Filter2D &filter
     try {
         const VariantChoice choice =
             choose_variant(filter, s.form, s.algorithm, boundary, SampleType::f32, device);
-        if (!lookup_variant(choice.name, choice.needed, device, s.schedule)) return std::nullopt;
+        if (!lookup_variant(wanted(choice.key, choice.needed, device, s.schedule))) return std::nullopt;
     } catch (const Error &) {
         return std::nullopt;
     }
@@ -383,7 +392,7 @@ bool converts_samples(const Filter2D &filter, const IirOptions &options, SampleT
     try {
         const VariantChoice choice =
             choose_variant(filter, options.form, options.algorithm, options.boundary, samples, device);
-        return lookup_variant(choice.name, choice.needed, device) != nullptr;
+        return lookup_variant(wanted(choice.key, choice.needed, device)) != nullptr;
     } catch (const Error &) {
         return false;  // the float plan then says what is wrong
     }
@@ -410,10 +419,10 @@ TileSchedule exact_schedule(const VariantChoice &choice, Boundary boundary, Devi
     if (!schedule.is_default() || boundary == Boundary::none || device != Device::cuda ||
         choice.algorithm != Algorithm::a6 || !choice.direct || choice.needed != 3)
         return schedule;
-    const Variant *none = lookup_variant("iir_a6", 3, device);
+    const Variant *none = lookup_variant(wanted(iir_key(Algorithm::a6, false), 3, device));
     if (!none || none->tile <= 0 || width % none->tile != 0 || height % none->tile != 0) return schedule;
     const TileSchedule whole{none->tile, none->rows, "", ""};
-    return lookup_variant(choice.name, choice.needed, device, whole) ? whole : schedule;
+    return lookup_variant(wanted(choice.key, choice.needed, device, whole)) ? whole : schedule;
 }
 
 }  // namespace
@@ -453,7 +462,7 @@ IirPlan::IirPlan(const Filter2D &whole, int width, int height, Form form, Algori
         throw Error(std::string("algorithm ") + algorithm_name(algorithm) +
                     " has no tile schedule; tile and rows apply to algorithms 2, 4, 5 and 6");
     if (margin == 0) schedule = exact_schedule(choice, boundary, device, width, height, schedule);
-    variant_ = &find_variant(choice.name, choice.needed, device, schedule);
+    variant_ = &find_variant(wanted(choice.key, choice.needed, device, schedule));
     if (!fits(algorithm, device, width, height, variant_->tile))
         throw Error(std::string("algorithm ") + algorithm_name(algorithm) + " on the GPU takes at most " +
                     std::to_string(TiledLayout::kMostGpuTiles) + " tiles of " +

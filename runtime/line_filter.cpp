@@ -77,25 +77,36 @@ int section_count(const RecursiveFilter &filter) {
     return filter.order() == 1 ? 1 : int(to_sections(filter).size());
 }
 
+// The key of a 1D variant of `algorithm` (1 or 3) for `filter`: order 1 in direct form, sections
+// above.
+VariantKey line_key(Family family, const RecursiveFilter &filter, int algorithm, bool exact = false) {
+    VariantKey key;
+    key.family = family;
+    key.algorithm = algorithm;
+    key.sections = filter.order() != 1;
+    key.exact = exact;
+    return key;
+}
+
 // The overlapped-segments variant (generators/line_strips.h) for `filter` with the smallest
-// overlap the build holds at or above its response's, or null. Its name ends in its overlap:
-// line_strips<algorithm>[_sections][_exact]_w<overlap>.
+// overlap the build holds at or above its response's, or null.
 const Variant *strips_variant(const RecursiveFilter &filter, int algorithm, bool exact, Device device) {
     const int count = section_count(filter);
     const int overlap = strips_overlap(as_run(filter, count));
     if (overlap < 0) return nullptr;
-    const std::string prefix = "line_strips" + std::to_string(algorithm) +
-                               (filter.order() == 1 ? "" : "_sections") + (exact ? "_exact" : "") + "_w";
+    VariantKey key = wanted(line_key(Family::line_strips, filter, algorithm, exact), count, device);
     std::vector<int> overlaps;
     for (const Variant &v : variants()) {
-        const std::string name = v.algorithm;
-        if (v.device == device && name.rfind(prefix, 0) == 0)
-            overlaps.push_back(std::stoi(name.substr(prefix.size())));
+        VariantKey any_overlap = v.key;
+        any_overlap.overlap = 0;
+        if (any_overlap.same_filter(key)) overlaps.push_back(v.key.overlap);
     }
     std::sort(overlaps.begin(), overlaps.end());
     for (int w : overlaps)
-        if (w >= overlap)
-            if (const Variant *v = lookup_variant(prefix + std::to_string(w), count, device)) return v;
+        if (w >= overlap) {
+            key.overlap = w;
+            if (const Variant *v = lookup_variant(key)) return v;
+        }
     return nullptr;
 }
 
@@ -116,7 +127,6 @@ LinePlan::LinePlan(const RecursiveFilter &filter, int64_t length, int algorithm,
     if (length < 1) throw Error("the signal is empty");
     if (length > INT32_MAX) throw Error("a pipeline takes at most 2^31 − 1 samples per channel");
     require_stable(filter);
-    const bool direct = filter.order() == 1;
     const int count = section_count(filter);
     const bool exact = boundary != Boundary::none;
     if (exact && algorithm != 3)
@@ -142,8 +152,7 @@ LinePlan::LinePlan(const RecursiveFilter &filter, int64_t length, int algorithm,
         add_filter_scalars(call_->scalars, as_run(filter, variant_->order), "gain", "feedback_");
         return;
     }
-    const std::string name = "iir_line" + std::to_string(algorithm) + (direct ? "" : "_sections");
-    variant_ = &find_variant(name, count, device);
+    variant_ = &find_variant(wanted(line_key(Family::iir_line, filter, algorithm), count, device));
     const std::vector<RecursiveFilter> sections = as_run(filter, variant_->order);
     add_filter_scalars(call_->scalars, sections, "gain", "feedback_");
     call_->table = line_table(sections, CASCADE_LINE_BLOCK, CASCADE_LINE_CHUNK, CASCADE_LINE_LEVELS, length);

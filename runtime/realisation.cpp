@@ -53,25 +53,6 @@ std::string schedule_name(const TileSchedule &schedule) {
     return name;
 }
 
-// True when `knobs` is "key=value" items joined by commas, known keys in cmake/CascadeHalide.cmake's
-// order, each once, values alphanumeric: the form the variant table holds.
-bool canonical_knobs(const std::string &knobs) {
-    static const char *const keys[] = {"scan", "carries", "vector", "grain", "block"};
-    std::stringstream in(knobs);
-    size_t next = 0;  // keys before it are used up
-    for (std::string item; std::getline(in, item, ',');) {
-        const size_t eq = item.find('=');
-        if (eq == std::string::npos || eq + 1 == item.size()) return false;
-        const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
-        for (char ch : value)
-            if (!std::isalnum(static_cast<unsigned char>(ch))) return false;
-        while (next < std::size(keys) && key != keys[next]) next++;
-        if (next == std::size(keys)) return false;
-        next++;
-    }
-    return !knobs.empty() && knobs.back() != ',';
-}
-
 std::string family_name(Decomposition d, const std::vector<std::vector<int>> &groups, Algorithm algorithm,
                         Form form) {
     return decomposition_name(d, groups) + "/" + algorithm_name(algorithm) + "/" +
@@ -222,13 +203,12 @@ std::vector<std::pair<Filter2D, Passes>> stage_parts(Decomposition d,
 // a tiled algorithm's tile schedules, and the autoscheduled variants of any. RT's hand schedule is
 // the default schedule {}.
 std::vector<TileSchedule> schedules_of(Algorithm algorithm, Device device) {
-    const std::string stem =
-        algorithm == Algorithm::rt ? "iir_rt" : std::string("iir_a") + algorithm_name(algorithm);
     std::vector<TileSchedule> schedules;
     if (!is_tiled(algorithm)) schedules.push_back({});
     for (const Variant &v : variants()) {
-        const std::string name = v.algorithm;
-        const bool ours = name == stem || name.rfind(stem + "_", 0) == 0;
+        const bool ours = algorithm == Algorithm::rt ? v.key.family == Family::iir_rt
+                                                     : v.key.family == Family::iir_tiled &&
+                                                           algorithm_name(algorithm) == std::to_string(v.key.algorithm);
         const TileSchedule s{v.tile, v.rows, v.autoscheduler, v.knobs};
         if (ours && v.device == device && (v.tile > 0 || !s.autoscheduler.empty() || !s.knobs.empty()) &&
             std::find(schedules.begin(), schedules.end(), s) == schedules.end())

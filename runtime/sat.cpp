@@ -42,20 +42,24 @@ const char *type_suffix(halide_type_t t) {
     throw Error("summed-area tables take float32, uint8 or uint16 samples");
 }
 
-std::string sat_variant_name(const std::string &kind, halide_type_t in, halide_type_t out) {
-    return "sat_" + kind + "_" + type_suffix(in) + "_" + type_suffix(out);
+// The key of the table of `kind` from `in` samples into `out` sums on `device`.
+VariantKey sat_key(const std::string &kind, halide_type_t in, halide_type_t out, Device device) {
+    VariantKey key;
+    key.family = Family::sat;
+    key.kind = kind;
+    key.samples = std::string(type_suffix(in)) + "_" + type_suffix(out);
+    return wanted(key, 0, device);
 }
 
-// The variant "sat_<kind>_<input type>_<table type>" for `device`.
 const Variant &find_sat_variant(const std::string &kind, halide_type_t in, halide_type_t out, Device device) {
-    return find_variant(sat_variant_name(kind, in, out), 0, device);
+    return find_variant(sat_key(kind, in, out, device));
 }
 
 // The algorithm `automatic` stands for, the fastest in docs/performance.md: on the CPU the
 // strips where the build has them, else (and on the GPU) the tiled 2R1W.
 SatAlgorithm resolve(SatAlgorithm algorithm, halide_type_t in, halide_type_t out, Device device) {
     if (algorithm != SatAlgorithm::automatic) return algorithm;
-    if (device == Device::cpu && lookup_variant(sat_variant_name("strips", in, out), 0, device))
+    if (device == Device::cpu && lookup_variant(sat_key("strips", in, out, device)))
         return SatAlgorithm::strips;
     return SatAlgorithm::two_read;
 }

@@ -11,60 +11,58 @@ const char *device_name(Device device) { return device == Device::cuda ? "cuda" 
 
 namespace {
 
-bool has_schedule(const Variant &v, TileSchedule schedule) {
-    return schedule.is_default() ? !v.extra
-                                 : v.tile == schedule.tile && v.rows == schedule.rows &&
-                                       v.autoscheduler == schedule.autoscheduler && v.knobs == schedule.knobs;
+bool asks_schedule(const VariantKey &key) { return key.tile > 0 || key.rows > 0 || !key.autoscheduler.empty() || !key.knobs.empty(); }
+
+bool has_schedule(const Variant &v, const VariantKey &wanted) {
+    return asks_schedule(wanted) ? v.key.same_schedule(wanted) : !v.extra;
 }
+
+// What a lookup of `key` finds, whatever its order.
+bool matches(const Variant &v, const VariantKey &key) { return v.key.same_filter(key) && has_schedule(v, key); }
 
 }  // namespace
 
-const Variant *lookup_variant(const std::string &algorithm, int order, Device device, TileSchedule schedule) {
+VariantKey wanted(VariantKey key, int order, Device device, const TileSchedule &schedule) {
+    key.order = order;
+    key.device = device_name(device);
+    key.tile = schedule.tile;
+    key.rows = schedule.rows;
+    key.autoscheduler = schedule.autoscheduler;
+    key.knobs = schedule.knobs;
+    return key;
+}
+
+const Variant *lookup_variant(const VariantKey &key) {
     const Variant *best = nullptr;
     for (const Variant &v : variants())
-        if (v.algorithm == algorithm && v.device == device && has_schedule(v, schedule) && v.order >= order &&
-            (!best || v.order < best->order))
-            best = &v;
+        if (matches(v, key) && v.order >= key.order && (!best || v.order < best->order)) best = &v;
     return best;
 }
 
-std::vector<TileSchedule> built_schedules(const std::string &algorithm, Device device) {
-    std::vector<TileSchedule> knobs;
-    for (const Variant &v : variants()) {
-        const TileSchedule k{v.tile, v.rows, v.autoscheduler, v.knobs};
-        if (v.algorithm == algorithm && v.device == device &&
-            std::find(knobs.begin(), knobs.end(), k) == knobs.end())
-            knobs.push_back(k);
-    }
-    return knobs;
-}
+TileSchedule default_tile_schedule() { return {CASCADE_IIR_TILE, CASCADE_IIR_ROWS, "", ""}; }
 
-TileSchedule default_tile_schedule() { return {CASCADE_IIR_TILE, CASCADE_IIR_ROWS}; }
-
-const Variant &find_variant(const std::string &algorithm, int order, Device device, TileSchedule schedule) {
-    if (const Variant *best = lookup_variant(algorithm, order, device, schedule)) return *best;
+const Variant &find_variant(const VariantKey &key) {
+    if (const Variant *best = lookup_variant(key)) return *best;
     std::ostringstream built;
     for (const Variant &v : variants())
-        if (v.algorithm == algorithm && v.device == device && has_schedule(v, schedule))
-            built << (built.tellp() > 0 ? ", " : "") << v.order;
+        if (matches(v, key)) built << (built.tellp() > 0 ? ", " : "") << v.order;
     std::ostringstream msg;
-    msg << "no " << device_name(device) << " variant of " << algorithm;
-    if (!schedule.autoscheduler.empty()) msg << " scheduled by " << schedule.autoscheduler;
-    if (schedule.tile > 0 || schedule.rows > 0)
-        msg << " with tile " << schedule.tile << " and rows " << schedule.rows;
-    if (!schedule.knobs.empty()) msg << " with knobs " << schedule.knobs;
-    msg << " for order " << order;
+    msg << "no " << key.device << " variant of " << key.computes();
+    if (!key.autoscheduler.empty()) msg << " scheduled by " << key.autoscheduler;
+    if (key.tile > 0 || key.rows > 0) msg << " with tile " << key.tile << " and rows " << key.rows;
+    if (!key.knobs.empty()) msg << " with knobs " << key.knobs;
+    msg << " for order " << key.order;
     if (built.tellp() > 0) {
         msg << " (this build has orders " << built.str() << ")";
     } else {
-        msg << " (this build has none for " << device_name(device) << ")";
+        msg << " (this build has none for " << key.device << ")";
     }
     throw Error(msg.str());
 }
 
 std::pair<int, int> minimum_size(const Variant &variant) {
     std::pair<int, int> size{1, 1};
-    if (variant.autoscheduler[0] == 0) return size;
+    if (variant.autoscheduler.empty()) return size;
     const halide_filter_metadata_t *meta = variant.metadata();
     for (int k = 0; k < meta->num_arguments; k++) {
         const halide_filter_argument_t &a = meta->arguments[k];

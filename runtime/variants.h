@@ -1,5 +1,5 @@
 #pragma once
-// The AOT-compiled pipelines this build holds, and how to find one.
+// The AOT-compiled pipelines this build holds, and how to find one by its key.
 #include <HalideRuntime.h>
 
 #include <string>
@@ -8,20 +8,22 @@
 
 #include "cascade/device.h"
 #include "cascade/iir.h"
+#include "catalogue/variant_key.h"
 
 namespace cascade {
 
 struct Variant {
-    const char *algorithm;  // e.g. "iir_rt"
-    int order;              // filter order r the variant was generated for
-    Device device;
+    VariantKey key;
+    bool extra = false;        // plans run it only when asked for its schedule
+    std::string catalogue;     // the manifest that lists it: iir, base, comparison, a tuning manifest's name
     int (*call)(void **args);  // Halide's _argv entry point
     const halide_filter_metadata_t *(*metadata)();
-    int tile = 0;                    // the block-parallel variants' tile size b (0: not tiled)
-    int rows = 0;                    // their GPU threads per tile column (0: not tiled)
-    bool extra = false;              // added by a tuning manifest: run only when its knobs are asked for
-    const char *autoscheduler = "";  // scheduled by this Halide autoscheduler; "": by hand
-    const char *knobs = "";          // the other schedule knobs a manifest set: "scan=shared,vector=16"
+    // Read from the key, for the plans.
+    int order = 0;  // the order the variant holds: the direct form's order, the sections' count
+    Device device = Device::cpu;
+    int tile = 0, rows = 0;     // the block-parallel variants' tile size b and GPU threads per column
+    std::string autoscheduler;  // scheduled by this Halide autoscheduler; "": by hand
+    std::string knobs;          // the other schedule knobs: "scan=shared,vector=16"
 };
 
 // The smallest image {width, height} the variant runs on: an autoscheduled one assumes its
@@ -29,22 +31,21 @@ struct Variant {
 // metadata; any other {1, 1}.
 std::pair<int, int> minimum_size(const Variant &variant);
 
-// Every variant of this build (generated from generators/CMakeLists.txt).
+// Every variant of this build (generated from the catalogue).
 const std::vector<Variant> &variants();
 
-// The variant of `algorithm` built for the smallest order ≥ `order` on `device`: a filter of
-// lower order runs on it with its extra feedback coefficients set to zero. Throws cascade::Error
-// naming the orders that exist when none fits.
-// With a schedule other than the default, the variant (an extra or not) of exactly that tile and rows.
-const Variant &find_variant(const std::string &algorithm, int order, Device device,
-                            TileSchedule schedule = {});
+// `key` (its order, device and schedule left as they are) asked for at least `order` on `device`
+// with `schedule`; the default schedule {} stands for the build's own.
+VariantKey wanted(VariantKey key, int order, Device device, const TileSchedule &schedule = {});
 
-// The same, or null when the build has none.
-const Variant *lookup_variant(const std::string &algorithm, int order, Device device,
-                              TileSchedule schedule = {});
+// The variant of `key` built for the smallest order ≥ key.order: a filter of lower order runs
+// on it with its extra feedback coefficients set to zero. With a schedule in the key (tile,
+// rows, autoscheduler, knobs), the variant (an extra or not) of exactly that schedule; without,
+// the build's own. Null when the build has none.
+const Variant *lookup_variant(const VariantKey &key);
 
-// The schedules of every variant of `algorithm` for `device` (defaults and extras), each once.
-std::vector<TileSchedule> built_schedules(const std::string &algorithm, Device device);
+// The same; throws cascade::Error naming the orders that exist when none fits.
+const Variant &find_variant(const VariantKey &key);
 
 // The build's own tile schedule of the block-parallel algorithms ({CASCADE_IIR_TILE, CASCADE_IIR_ROWS}).
 TileSchedule default_tile_schedule();

@@ -246,7 +246,7 @@ TEST_F(CliTest, AxesFilterOneDimensionOnly) {
 // none, each against the double reference; one direction under an exact boundary is refused.
 TEST_F(CliTest, PassesRunPartOfTheFilter) {
     auto rng = testing::rng_for_test();
-    // Poles below runtime/iir.cpp's kLevelPole: the parts built (small.json) are not about a level.
+    // Poles below runtime/iir.cpp's kLevelPole: the parts built (catalogue/comparison.json) are not about a level.
     const RecursiveFilter f = unit_gain_filter({{0.6, 0.25}, {0.6, -0.25}});
     const RecursiveFilter identity = RecursiveFilter::identity();
     const Image input = testing::random_image(rng, 37, 23, 1);

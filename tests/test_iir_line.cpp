@@ -230,11 +230,10 @@ TEST_P(IirLineStripsChoiceTest, OverlapDecidesTheMethod) {
     // The largest overlap the build holds, and for each one a filter that needs it: the pole of
     // the first order whose response reaches past the next smaller overlap.
     std::vector<int> overlaps;
-    for (const Variant &v : variants()) {
-        const std::string name = v.algorithm;
-        if (v.device == device && name.rfind("line_strips3_w", 0) == 0)
-            overlaps.push_back(std::stoi(name.substr(14)));
-    }
+    for (const Variant &v : variants())
+        if (v.device == device && v.key.family == Family::line_strips && v.key.algorithm == 3 &&
+            !v.key.sections && !v.key.exact)
+            overlaps.push_back(v.key.overlap);
     std::sort(overlaps.begin(), overlaps.end());
     ASSERT_FALSE(overlaps.empty());
     int smaller = 0;
@@ -244,7 +243,7 @@ TEST_P(IirLineStripsChoiceTest, OverlapDecidesTheMethod) {
         const RecursiveFilter needs{1 - pole, {-pole}};
         ASSERT_LE(strips_overlap({needs}), w) << "pole " << pole;
         LinePlan plan(needs, 5000, 3, device, LineMethod::strips);
-        EXPECT_EQ(std::string(plan.variant().algorithm), "line_strips3_w" + std::to_string(w));
+        EXPECT_EQ(plan.variant().key.computes(), "line_strips3_w" + std::to_string(w));
         check(needs, 100003, 1, 3, GetParam(), rng, LineMethod::strips);
         smaller = w;
     }

@@ -140,7 +140,7 @@ TEST(Passes, RefusalsSayWhy) {
     // A part of an order this build has no variant for names the variants there are.
     const RecursiveFilter fifth =
         unit_gain_filter({{0.5, 0.0}, {0.4, 0.1}, {0.4, -0.1}, {0.3, 0.2}, {0.3, -0.2}});
-    if (!lookup_variant("iir_rt_columns", 5, Device::cpu))
+    if (!lookup_variant(VariantKey::parse("iir_rt_columns_o5_cpu")))
         EXPECT_NE(refusal({fifth, fifth}, Algorithm::rt, Boundary::none, Passes::columns).find("iir_rt"),
                   std::string::npos);
     EXPECT_EQ(parse_passes("columns"), Passes::columns);

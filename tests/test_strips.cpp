@@ -45,13 +45,13 @@ std::string size_name(int width, int height) { return std::to_string(width) + "x
 
 // Orders 1–8 (up to 8 sections where real poles do not pair), real and complex poles up to 0.85,
 // on sizes around the 64-row strip and the 8-lane vectors, single rows and columns, primes, 1×1,
-// very wide and very tall. An order whose variant this build lacks (CASCADE_STRIPS_SECTIONS) skips,
+// very wide and very tall. An order whose variant this build lacks (catalogue/iir.json) skips,
 // saying so.
 class StripsOrder : public ::testing::TestWithParam<int> {};
 
 TEST_P(StripsOrder, MatchesDoubleReferenceOnAwkwardSizes) {
     const int order = GetParam();
-    if (!lookup_variant("iir_strips_sections", order, Device::cpu))
+    if (!lookup_variant(VariantKey::parse("iir_strips_sections_o" + std::to_string(order) + "_cpu")))
         GTEST_SKIP() << "no strips variant of " << order << " sections or more in this build";
     auto rng = rng_for_test();
     const int sizes[][2] = {{1, 1},     {37, 1},   {1, 37},   {2, 2},   {3, 5},    {7, 9},
@@ -186,14 +186,14 @@ const Variant &planned(const Filter2D &filter, Algorithm algorithm, Boundary bou
 TEST(Strips, AutomaticPicksStripsWhereTheyApply) {
     auto rng = rng_for_test();
     const RecursiveFilter f = random_stable_filter(rng, 3, 0.8, true);
-    EXPECT_STREQ(planned({f, f}, Algorithm::automatic, Boundary::none).algorithm, "iir_strips_sections");
-    EXPECT_STRNE(planned({f, f}, Algorithm::automatic, Boundary::clamp).algorithm, "iir_strips_sections");
-    EXPECT_STRNE(planned({f, f}, Algorithm::automatic, Boundary::none, SampleType::u8).algorithm,
+    EXPECT_STREQ(planned({f, f}, Algorithm::automatic, Boundary::none).key.computes().c_str(), "iir_strips_sections");
+    EXPECT_STRNE(planned({f, f}, Algorithm::automatic, Boundary::clamp).key.computes().c_str(), "iir_strips_sections");
+    EXPECT_STRNE(planned({f, f}, Algorithm::automatic, Boundary::none, SampleType::u8).key.computes().c_str(),
                  "iir_strips_sections");
     RecursiveFilter slow;
     slow.gain = 0.001;
     slow.feedback = {-0.999};
-    EXPECT_STREQ(planned({slow, f}, Algorithm::automatic, Boundary::none).algorithm, "iir_a6_sections");
+    EXPECT_STREQ(planned({slow, f}, Algorithm::automatic, Boundary::none).key.computes().c_str(), "iir_a6_sections");
 }
 
 TEST(Strips, RefusesWhatItCannotRunSayingWhy) {

@@ -34,14 +34,14 @@ using testing::rng_for_test;
 
 constexpr float kPoison = std::numeric_limits<float>::quiet_NaN();
 
-// Issue 18's filters: van Vliet's Gaussian at σ 4 and 30, the quintic B-spline, a random
+// The tuned filters: van Vliet's Gaussian at σ 4 and 30, the quintic B-spline, a random
 // fourth-order filter with two complex pairs (the tuning run's, tuning/specs/random4.json).
 struct NamedFilter {
     const char *name;
     Filter2D filter;
 };
 
-std::vector<NamedFilter> issue_filters() {
+std::vector<NamedFilter> tuned_filters() {
     // tuning/specs/random4.json: two complex pairs, drawn once.
     const RecursiveFilter random4 =
         unit_gain_filter({{0.72, 0.35}, {0.72, -0.35}, {-0.45, 0.61}, {-0.45, -0.61}});
@@ -142,8 +142,8 @@ bool direct_of_high_order(const Realisation &r) {
 // rule, or the fixed choice's own bound), or, a direct form of order ≥ 3, at least finite. The
 // fixed choice itself within 1e-5, but at σ 30: float32 gives 7e-5 under none, and under reflect
 // the exact boundaries' known large-σ limitation 1.1e-3 on these small images (measured;
-// docs/boundaries.md), which bounds every realisation there: rt reached 4.4e-4 on 3x130, 5 times
-// algorithm 6's 8.7e-5 since 2026-11-26 (1.45e-4 before).
+// docs/boundaries.md), which bounds every realisation there: rt reaches 4.4e-4 on 3x130, 5 times
+// algorithm 6's 8.7e-5.
 TEST_P(RealisationTest, EveryRealisationIsAsAccurateAsTheFixedChoice) {
     const Device device = GetParam() == DeviceChoice::cuda ? Device::cuda : Device::cpu;
     auto rng = rng_for_test();
@@ -151,7 +151,7 @@ TEST_P(RealisationTest, EveryRealisationIsAsAccurateAsTheFixedChoice) {
     rng = rng_for_test();
     const int sizes[][2] = {{1, 1}, {67, 45}, {3, 130}, {129, 2}, {65, 97}};
     int checked = 0;
-    for (const NamedFilter &f : issue_filters()) {
+    for (const NamedFilter &f : tuned_filters()) {
         for (Boundary boundary : {Boundary::none, Boundary::reflect}) {
             const bool wide = std::string(f.name) == "vanvliet30";
             const double fixed_bound = !wide ? 1e-5 : boundary == Boundary::reflect ? 2e-3 : 1e-4;
@@ -207,8 +207,8 @@ TEST(Realisations, ListTheAlgorithmsAndRefuseWhatCannotBeExact) {
     EXPECT_TRUE(listed(none, "whole/rt/direct"));
     EXPECT_TRUE(listed(none, "whole/rt/sections"));
     EXPECT_TRUE(listed(none, "whole/6/sections/64x2"));
-    EXPECT_TRUE(listed(none, "whole/2/sections/64x2"));
-    if (lookup_variant("iir_strips_sections", 2, Device::cpu))
+    if (testing::unbuilt(Algorithm::a2).empty()) EXPECT_TRUE(listed(none, "whole/2/sections/64x2"));
+    if (lookup_variant(VariantKey::parse("iir_strips_sections_o2_cpu")))
         EXPECT_TRUE(listed(none, "whole/strips/sections"));
     // Order 3 has no block-parallel direct form; the split is not exact under none.
     ASSERT_NE(refused(none, "whole/6/direct"), nullptr);
@@ -294,7 +294,7 @@ TEST(Realisations, DimensionsDirectionsAndGroupings) {
 
 // No two candidates call the same variants (the direct form of one section is its section form).
 TEST(Realisations, CandidatesAreDistinct) {
-    for (const NamedFilter &f : issue_filters())
+    for (const NamedFilter &f : tuned_filters())
         for (Boundary boundary : {Boundary::none, Boundary::reflect}) {
             const Realisations all = enumerate_realisations(f.filter, boundary, Device::cpu);
             std::vector<std::vector<const Variant *>> seen;
@@ -348,7 +348,7 @@ TEST(Realisations, NamesParseBackAndBadNamesSayWhy) {
         EXPECT_TRUE(contains(message(bad, Boundary::none), "malformed schedule")) << bad;
 }
 
-// The other schedule knobs of a manifest's variants (small.json: the CPU's vector width and grain,
+// The other schedule knobs of a manifest's variants (catalogue/comparison.json: the CPU's vector width and grain,
 // the GPU's scan style, carry kernels and RT block) are candidates of their own, each run by its
 // variant; EveryRealisationIsAsAccurateAsTheFixedChoice checks their results.
 TEST(TileSchedules, KnobVariantsAreCandidates) {
@@ -356,8 +356,9 @@ TEST(TileSchedules, KnobVariantsAreCandidates) {
     const Realisations cpu = enumerate_realisations(g, Boundary::none, Device::cpu);
     for (const char *name : {"whole/rt/sections/vector=16,grain=2", "whole/6/sections/64x2+vector=4"}) {
         const Stage s = parse_realisation(name, g, Boundary::none).stages[0];
-        const char *variant = s.algorithm == Algorithm::rt ? "iir_rt_sections" : "iir_a6_sections";
-        if (!lookup_variant(variant, 2, Device::cpu, s.schedule))
+        const VariantKey variant = VariantKey::parse(s.algorithm == Algorithm::rt ? "iir_rt_sections_o2_cpu"
+                                                                                   : "iir_a6_sections_o2_cpu");
+        if (!lookup_variant(wanted(variant, 2, Device::cpu, s.schedule)))
             GTEST_SKIP() << "this build's manifest (CASCADE_TUNING_MANIFEST) has no " << name;
         EXPECT_TRUE(listed(cpu, name)) << name;
         const auto calls =
@@ -407,12 +408,11 @@ TEST(TileSchedules, ExtraSchedulesMatchTheReference) {
     for (const Variant &v : variants()) {
         if (!v.extra || v.device != Device::cpu) continue;
         extras++;
-        const bool exact = contains(v.algorithm, "_exact");
-        const bool sections = contains(v.algorithm, "_sections");
-        if (contains(v.algorithm, "_level") || contains(v.algorithm, "_margin")) continue;
-        const std::string family = v.algorithm;  // iir_rt..., iir_a6...
-        const Algorithm algorithm =
-            parse_algorithm(family.rfind("iir_rt", 0) == 0 ? "rt" : family.substr(5, 1));
+        const bool exact = v.key.exact;
+        const bool sections = v.key.sections;
+        if (v.key.level || v.key.margin) continue;
+        const Algorithm algorithm = parse_algorithm(
+            v.key.family == Family::iir_rt ? "rt" : std::to_string(v.key.algorithm));
         const int tile = v.tile > 0 ? v.tile : 16;  // RT's autoscheduled ones: no tile
         // v.order complex pairs (sections), or one real pole (the direct form of order 1).
         std::vector<std::complex<double>> poles = {0.7};
@@ -433,7 +433,7 @@ TEST(TileSchedules, ExtraSchedulesMatchTheReference) {
                 IirPlan(f, min_width - 1, min_height, sections ? Form::sections : Form::direct, algorithm,
                         Device::cpu, boundary, SampleType::f32, 0,
                         {v.tile, v.rows, v.autoscheduler, v.knobs});
-                ADD_FAILURE() << v.algorithm << " " << v.autoscheduler << " took an image past its estimates";
+                ADD_FAILURE() << v.key.name() << " " << v.autoscheduler << " took an image past its estimates";
             } catch (const Error &e) {
                 EXPECT_TRUE(contains(e.what(), "runs on images of at least")) << e.what();
             }
@@ -444,12 +444,12 @@ TEST(TileSchedules, ExtraSchedulesMatchTheReference) {
             std::fill(output.data.begin(), output.data.end(), kPoison);
             IirPlan plan(f, width, height, sections ? Form::sections : Form::direct, algorithm, Device::cpu,
                          boundary, SampleType::f32, 0, {v.tile, v.rows, v.autoscheduler, v.knobs});
-            ASSERT_EQ(&plan.variant(), &v) << v.algorithm << " order " << v.order;
+            ASSERT_EQ(&plan.variant(), &v) << v.key.name();
             plan.run(input, output);
             EXPECT_LE(relative_l2(reference::plane(output, 0),
                                   reference::filter_2d(f, reference::plane(input, 0), boundary)),
                       1e-5)
-                << v.algorithm << " tile " << v.tile << " " << v.autoscheduler << " " << v.knobs << " "
+                << v.key.name() << " "
                 << width << "x" << height;
         }
     }
@@ -501,14 +501,13 @@ TEST(TuningTables, RoundTripAndMalformedTablesNameTheirOrigin) {
 
 // `auto` runs what the table names: a single stage through IirPlan, several through iir_2d; the
 // nearest size within a factor 4 in pixels; the same shape when the filter itself has no entry;
-// today's choice where nothing fits, where the table names what the build cannot run, and with "off".
+// the fixed choice where nothing fits, where the table names what the build cannot run, and with "off".
 TEST(TuningTables, AutoFollowsTheTable) {
     auto rng = rng_for_test();
     const Filter2D g{van_vliet_gaussian(4), van_vliet_gaussian(4)};
     const Filter2D other{van_vliet_gaussian(6), van_vliet_gaussian(6)};
     const auto auto_variant = [](const Filter2D &f, int w, int h, Boundary b) {
-        return std::string(
-            IirPlan(f, w, h, Form::automatic, Algorithm::automatic, Device::cpu, b).variant().algorithm);
+        return IirPlan(f, w, h, Form::automatic, Algorithm::automatic, Device::cpu, b).variant().key.computes();
     };
     TuningTable table;
     table.entries = {entry_for(g, Boundary::none, 100, 100, "whole/rt/sections"),
@@ -531,9 +530,9 @@ TEST(TuningTables, AutoFollowsTheTable) {
     // A direct form of order 3 serves its own filter only: its float32 accuracy is the poles'.
     EXPECT_EQ(auto_variant(g, 400, 400, Boundary::mirror), "iir_rt_exact");
     EXPECT_EQ(auto_variant(other, 400, 400, Boundary::mirror), "iir_a6_sections_exact");
-    // An unbuilt schedule: today's choice.
+    // An unbuilt schedule: the fixed choice.
     EXPECT_EQ(auto_variant(g, 100, 100, Boundary::clamp), "iir_a6_sections_exact");
-    // A split: IirPlan keeps today's choice; iir_2d runs the split, exactly.
+    // A split: IirPlan keeps the fixed choice; iir_2d runs the split, exactly.
     EXPECT_EQ(auto_variant(g, 100, 100, Boundary::reflect), "iir_a6_sections_exact");
     const Image input = random_image(rng, 100, 100, 1);
     Image output(100, 100, 1);
@@ -544,10 +543,10 @@ TEST(TuningTables, AutoFollowsTheTable) {
               1e-5);
 }
 
-// The default build (its own manifest, tuning/manifests/small.json) holds every winner the shipped
-// tables name for issue 18's filters, so that `auto` runs them rather than today's choice.
+// The default catalogue (catalogue/iir.json, without a tuning manifest) holds every winner the shipped
+// tables name for the tuned filters, so that `auto` runs them rather than the fixed choice.
 TEST(TuningTables, TheDefaultBuildHoldsTheShippedWinners) {
-#ifndef CASCADE_TEST_DEFAULT_MANIFEST
+#ifndef CASCADE_TEST_DEFAULT_CATALOGUE
     GTEST_SKIP() << "this build's IIR variants are not the default manifest's (CASCADE_TUNING_MANIFEST, "
                     "CASCADE_DEFAULT_IIR_VARIANTS)";
 #else
@@ -558,7 +557,7 @@ TEST(TuningTables, TheDefaultBuildHoldsTheShippedWinners) {
                                        [&](const Variant &v) { return v.device == device; });
         if (!built) continue;  // a CPU-only build: nothing of the GPU's tables can run
         const std::string table_device = device == Device::cpu ? "cpu" : "NVIDIA H100 80GB HBM3";
-        for (const NamedFilter &f : issue_filters())
+        for (const NamedFilter &f : tuned_filters())
             for (const TuningEntry &e : loaded_tuning_entries()) {
                 if (e.device != table_device || e.filter != filter_key(f.filter)) continue;
                 SCOPED_TRACE(std::string(f.name) + " " + boundary_name(e.boundary) + " " +

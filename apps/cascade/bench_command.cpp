@@ -184,8 +184,10 @@ Command add_bench_command(CLI::App &app) {
         "(the\n"
         "Gaussian's FFT convolution with cuFFT, CUDA only; 8 B/px), cv-gaussian and cv-integral (OpenCV's\n"
         "GaussianBlur at the same sigma and float integral image, CPU only, where the build found OpenCV;\n"
-        "8 B/px). Cases that cannot run say why in\n"
-        "their note (unavailable, not built); exit status 1 when a case failed. docs/bench.md.");
+        "8 B/px). The baselines are loaded from libcascade_cuda_baselines.so and\n"
+        "libcascade_opencv_baselines.so beside this program (installed: in lib/cascade). Cases that\n"
+        "cannot run say why in their note (unavailable, not built); exit status 1 when a case failed.\n"
+        "docs/bench.md.");
     cmd->add_option("--op", args->ops,
                     "Ops, comma-separated: copy, sat, cub-sat, iir, gaussian, cufft-gaussian, cv-gaussian, "
                     "cv-integral")

@@ -202,7 +202,7 @@ BenchCase auto_case(const Filter2D &filter, Boundary boundary, Device device, in
         calls = {&plan->variant()};
     }
     std::string name = candidate_calling(calls, candidates, boundary, device);
-    if (name.empty()) name = std::string("(") + calls.front()->algorithm + ", not a candidate)";
+    if (name.empty()) name = "(" + calls.front()->key.computes() + ", not a candidate)";
     return {
         "realisation", name, width, height, device, [chain, plan](halide_buffer_t *in, halide_buffer_t *out) {
             return std::function<void()>([chain, plan, in, out] {

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "cub_sat.h"  // DeviceArray
 #include "cuda_check.h"
+#include "cuda_support.h"
 #include "cufft_gaussian.h"
 #include "cufft_library.h"
 #include "self_check.h"

@@ -1,9 +1,9 @@
 #pragma once
-// cuFFT, loaded at run time with dlopen instead of linked. Linking would tie every binary that
-// links the bench (the `cascade` command line, every test) to cuFFT: statically it adds a library
-// the size of libcufft.so (about 280 MB), past what a binary may weigh to travel to a GPU server
-// (docs/gpu.md); dynamically those binaries would not start on a server that has only the driver.
-// Loaded, a missing cuFFT makes the `cufft-gaussian` case report itself unavailable, nothing more.
+// cuFFT, loaded at run time with dlopen instead of linked. Linking would tie the CUDA baselines
+// library, the CUB baseline's too, to cuFFT: statically it adds a library the size of libcufft.so
+// (about 280 MB), past what a binary may weigh to travel to a GPU server (docs/gpu.md);
+// dynamically the library would not load on a server that has only the driver. Loaded, a missing
+// cuFFT makes the `cufft-gaussian` case report itself unavailable, nothing more.
 #include <cufft.h>
 
 #include <string>

@@ -1,7 +1,7 @@
 #pragma once
 // OpenCV's CPU Gaussian and integral image, timed beside Cascade's CPU pipelines (`cascade bench
-// --op cv-gaussian,cv-integral`). Built only where CMake finds OpenCV (bench/CMakeLists.txt);
-// nothing but the bench links it.
+// --op cv-gaussian,cv-integral`). Built only where CMake finds OpenCV (bench/CMakeLists.txt), into
+// libcascade_opencv_baselines.so, the one binary that links OpenCV (module_api.h).
 #include <memory>
 #include <string>
 
