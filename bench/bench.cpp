@@ -234,7 +234,7 @@ std::function<void()> gaussian_call(const std::string &bounded, halide_buffer_t 
 }
 
 // max |output − reference| ÷ max |reference| for a Gaussian case: the method's own design run in
-// double (runtime/reference.h), so the error is the pipeline's rounding, not the method's.
+// double (runtime/design/reference.h), so the error is the pipeline's rounding, not the method's.
 double gaussian_error(const std::string &variant, const float *input, const float *output, int width,
                       int height) {
     const GaussianDesign design = design_gaussian(kBenchGaussianSigma, parse_gaussian_method(variant));

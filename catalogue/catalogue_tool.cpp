@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "variant_key.h"
+#include "contract/variant_key.h"
 
 using nlohmann::json;
 using cascade::Family;

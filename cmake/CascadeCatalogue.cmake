@@ -3,19 +3,19 @@
 # Builds every variant the catalogue manifests name (catalogue/*.json; docs/tuning.md,
 # "Manifests"): compiles catalogue/catalogue_tool.cpp while configuring, runs it on the manifests
 # and the build's default knobs, and includes the `cascade_add_variant` calls it writes. The keys,
-# their names and their generator parameters are the tool's (catalogue/variant_key.h); CMake only
+# their names and their generator parameters are the tool's (contract/variant_key.h); CMake only
 # builds what it is told. A tuning manifest (`cascade tune --emit-manifest`) is one more catalogue.
 function(cascade_add_catalogue)
   set(dir ${CMAKE_BINARY_DIR}/catalogue)
   set(tool ${dir}/catalogue_tool)
-  set(sources ${PROJECT_SOURCE_DIR}/catalogue/catalogue_tool.cpp ${PROJECT_SOURCE_DIR}/catalogue/variant_key.cpp)
+  set(sources ${PROJECT_SOURCE_DIR}/catalogue/catalogue_tool.cpp ${PROJECT_SOURCE_DIR}/contract/variant_key.cpp)
   set(stamp_text "${CMAKE_CXX_COMPILER}")
-  foreach(source IN LISTS sources ${PROJECT_SOURCE_DIR}/catalogue/variant_key.h)
+  foreach(source IN LISTS sources ${PROJECT_SOURCE_DIR}/contract/variant_key.h)
     file(SHA256 ${source} hash)
     string(APPEND stamp_text " ${hash}")
   endforeach()
   set_property(DIRECTORY ${PROJECT_SOURCE_DIR} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
-               ${sources} ${PROJECT_SOURCE_DIR}/catalogue/variant_key.h)
+               ${sources} ${PROJECT_SOURCE_DIR}/contract/variant_key.h)
   set(stamp_file ${dir}/catalogue_tool.stamp)
   set(old_stamp "")
   if(EXISTS ${stamp_file})
@@ -28,7 +28,8 @@ function(cascade_add_catalogue)
     foreach(d IN LISTS json_includes)
       list(APPEND include_flags -I${d})
     endforeach()
-    execute_process(COMMAND ${CMAKE_CXX_COMPILER} -std=c++17 -O1 ${include_flags} ${sources} -o ${tool}
+    execute_process(COMMAND ${CMAKE_CXX_COMPILER} -std=c++17 -O1 -I${PROJECT_SOURCE_DIR} ${include_flags} ${sources}
+                            -o ${tool}
                     RESULT_VARIABLE failed ERROR_VARIABLE errors)
     if(failed)
       message(FATAL_ERROR "catalogue_tool did not compile:\n${errors}")

@@ -1,7 +1,7 @@
 # cascade_add_variant(<name> <extra> <device> CATALOGUE <manifest> GENERATOR <gen> FROM <exe>
 #                     [AUTOSCHEDULER <Halide::Li2018|...>] PARAMS <k=v>...)
 #
-# Builds the AOT library <name> (a variant key's name, catalogue/variant_key.h) for <device>,
+# Builds the AOT library <name> (a variant key's name, contract/variant_key.h) for <device>,
 # function cascade_<name>, all libraries sharing a single Halide runtime. Called by the lines the
 # catalogue tool writes (cmake/CascadeCatalogue.cmake), not by hand. Each library is appended to the
 # global property CASCADE_HALIDE_LIBRARIES and "<name>|<extra>|<manifest>" to CASCADE_VARIANT_ROWS,

@@ -5,7 +5,7 @@
 include(CMakePackageConfigHelpers)
 set(CASCADE_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/Cascade)
 
-install(TARGETS cascade_runtime cascade_funcs_api EXPORT CascadeTargets
+install(TARGETS cascade_runtime cascade_funcs EXPORT CascadeTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})

@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "generators/boundary.h"
+#include "algebra/boundary.h"
 #include "schedules/fir_schedule.h"
 
 namespace {

@@ -1,10 +1,10 @@
 // Block-parallel recursive filtering of one long signal per channel: Nehab et al. 2011's
-// algorithm 1 (causal) and 3 (causal, then anticausal), generators/iir_line.h. The coefficients and
-// the matrix table (generators/line_layout.h) are run-time inputs; the algorithm, the form, the
+// algorithm 1 (causal) and 3 (causal, then anticausal), algebra/iir_line.h. The coefficients and
+// the matrix table (contract/line_layout.h) are run-time inputs; the algorithm, the form, the
 // block size and the completion's chunk size and levels are build parameters.
 //   sections = 0: one direct-form section of order feedback.size();
 //   sections = S: S sections of order 2 (a_1, a_2 each), the gain on the first.
-#include "generators/iir_line.h"
+#include "algebra/iir_line.h"
 #include "schedules/line_schedule.h"
 
 namespace {

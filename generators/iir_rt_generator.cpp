@@ -8,7 +8,7 @@
 //   of order ≥ 3 loses accuracy (coefficient rounding moves clustered poles, and rounding of the
 //   state is amplified); first- and second-order sections stay within ~1e-6 of the exact result.
 //
-// With `exact` the image's edges are exact for any extension (generators/boundary.h): each
+// With `exact` the image's edges are exact for any extension (algebra/boundary.h): each
 // dimension's passes run with zero feedbacks, and what the exact feedbacks add is added near the
 // ends of each line, to a copy (columns) and to the output (rows): one more elementwise pass per
 // dimension, cheap beside RT's serial scans.
@@ -19,8 +19,8 @@
 // (runtime/realisation.h).
 #include <stdexcept>
 
-#include "generators/boundary.h"
-#include "generators/recursive_filter.h"
+#include "algebra/boundary.h"
+#include "algebra/recursive_filter.h"
 #include "schedules/boundary_schedule.h"
 #include "schedules/rt_schedule.h"
 
@@ -35,9 +35,9 @@ class IirRt : public Generator<IirRt> {
 public:
     GeneratorParam<int> sections{"sections", 0, 0, 16};
     GeneratorParam<bool> exact{"exact", false};
-    // With `exact`: filter about the image's level (generators/boundary.h), for poles near 1.
+    // With `exact`: filter about the image's level (algebra/boundary.h), for poles near 1.
     GeneratorParam<bool> level{"level", false};
-    // With `exact`: the run-time margin of generators/boundary.h (Deriche's zero and clamp).
+    // With `exact`: the run-time margin of algebra/boundary.h (Deriche's zero and clamp).
     GeneratorParam<bool> margin{"margin", false};
     GeneratorParam<std::string> part{"passes", "all"};  // all, columns, rows, causal, anticausal
     // Schedule knobs a tuning manifest may set (docs/tuning.md, schedules/rt_schedule.h): the CPU's
@@ -53,7 +53,7 @@ public:
     Input<float[]> feedback_x{"feedback_x"};
     Output<Buffer<float>> output{"output", 3};
 
-    // With `exact`: boundary_{y,x}_{matrix,start,end}, the tables of runtime/boundary_tables.h, with
+    // With `exact`: boundary_{y,x}_{matrix,start,end}, the tables of runtime/design/boundary_tables.h, with
     // `margin` the margin's inputs and with `level` level_gain.
     void configure() {
         if (!exact) return;
@@ -80,7 +80,7 @@ public:
             width = image.width;
             height = image.height;
         }
-        // With `level` the passes filter the image about its level (generators/boundary.h), and
+        // With `level` the passes filter the image about its level (algebra/boundary.h), and
         // the last correction adds the level's response back.
         Func image_level, restored("restored");
         if (exact && level) {

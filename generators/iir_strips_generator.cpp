@@ -1,10 +1,10 @@
-// Row strips with overlapped column windows (generators/iir_strips.h): the CPU's realisation of a
+// Row strips with overlapped column windows (algebra/iir_strips.h): the CPU's realisation of a
 // separable causal–anticausal filter with boundary none. The coefficients and the overlap are
 // run-time inputs (runtime/strips.h chooses the overlap and the strips' height); the section count
 // is a build parameter. sections = S: S sections of order 2 (a_1, a_2 each), the gain on the first.
 #include <stdexcept>
 
-#include "generators/iir_strips.h"
+#include "algebra/iir_strips.h"
 #include "schedules/strips_schedule.h"
 
 namespace {

@@ -1,14 +1,14 @@
 // Block-parallel causal–anticausal 2D recursive filters: algorithms 4, 5 and 6
-// (generators/iir_tiled.h) and 2 (generators/iir_blocked.h, boundary none). The coefficients and the
+// (algebra/iir_tiled.h) and 2 (algebra/iir_blocked.h, boundary none). The coefficients and the
 // per-dimension matrix tables are run-time inputs; the section count and order, the algorithm and the tile
 // size are build parameters.
 //   sections = 0: one direct-form section of order feedback.size() per direction;
 //   sections = S: S sections of order 2 (a_1, a_2 each), the gain on the first.
 #include <stdexcept>
 
-#include "generators/boundary.h"
-#include "generators/iir_blocked.h"
-#include "generators/iir_tiled.h"
+#include "algebra/boundary.h"
+#include "algebra/iir_blocked.h"
+#include "algebra/iir_tiled.h"
 #include "schedules/blocked_schedule.h"
 #include "schedules/tiled_schedule.h"
 
@@ -23,9 +23,9 @@ public:
     GeneratorParam<int> tile{"tile", 64};
     GeneratorParam<int> rows{"rows", 4};         // GPU: tile rows loaded per pass, threads = tile × rows
     GeneratorParam<bool> exact{"exact", false};  // exact boundaries: the tables below are inputs
-    // With `exact`: filter about the image's level (generators/boundary.h), for poles near 1.
+    // With `exact`: filter about the image's level (algebra/boundary.h), for poles near 1.
     GeneratorParam<bool> level{"level", false};
-    // With `exact`: the run-time margin of generators/boundary.h (Deriche's zero and clamp).
+    // With `exact`: the run-time margin of algebra/boundary.h (Deriche's zero and clamp).
     GeneratorParam<bool> margin{"margin", false};
     // Schedule knobs a tuning manifest may set (docs/tuning.md), algorithms 4, 5, 6:
     // `scan` (GPU, 5 and 6): the first pass's rows scanned in registers or in shared memory;
@@ -35,7 +35,7 @@ public:
     GeneratorParam<std::string> carries{"carries", "auto"};
     GeneratorParam<int> vector{"vector", cascade::kCpuLanes, 1, 64};
 
-    Input<Buffer<>> input{"input", 3};  // input.type: float32, uint8 or uint16 (generators/samples.h)
+    Input<Buffer<>> input{"input", 3};  // input.type: float32, uint8 or uint16 (algebra/samples.h)
     Input<float> gain_y{"gain_y"};
     Input<float[]> feedback_y{"feedback_y"};
     Input<float> gain_x{"gain_x"};

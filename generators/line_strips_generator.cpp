@@ -1,10 +1,10 @@
-// One long signal per channel filtered by overlapped segments (generators/line_strips.h): the
+// One long signal per channel filtered by overlapped segments (algebra/line_strips.h): the
 // causal cascade (passes = 1) or the causal, then the anticausal one (passes = 3), boundary none.
 // The coefficients are run-time inputs; the overlap is a build parameter, and a variant serves
 // filters whose response fits within it (runtime/line_filter.cpp checks).
 //   sections = 0: one direct-form section of order feedback.size();
 //   sections = S: S sections of order 2 (a_1, a_2 each), the gain on the first.
-#include "generators/line_strips.h"
+#include "algebra/line_strips.h"
 #include "schedules/line_strips_schedule.h"
 
 namespace {

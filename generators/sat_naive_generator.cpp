@@ -1,6 +1,6 @@
 // Summed-area table as two full scans, down the columns then along the rows (algorithm RT with
 // the prefix-sum filter): the comparison baseline of the tiled algorithms.
-#include "generators/recursive_filter.h"
+#include "algebra/recursive_filter.h"
 #include "schedules/rt_schedule.h"
 
 namespace {

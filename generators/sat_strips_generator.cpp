@@ -1,8 +1,8 @@
-// The CPU's summed-area table by strips of rows (generators/sat_strips.h). The strips' height is
+// The CPU's summed-area table by strips of rows (algebra/sat_strips.h). The strips' height is
 // a run-time input (runtime/sat.cpp chooses it).
 #include <stdexcept>
 
-#include "generators/sat_strips.h"
+#include "algebra/sat_strips.h"
 #include "schedules/sat_strips_schedule.h"
 
 namespace {

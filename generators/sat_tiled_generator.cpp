@@ -1,9 +1,9 @@
-// The tiled summed-area tables (generators/sat_tiled.h): algorithm = overlapped | 2r1w, and the
+// The tiled summed-area tables (algebra/sat_tiled.h): algorithm = overlapped | 2r1w, and the
 // 2R1W of a rectangle inside a larger table (the (1+r)R1W split's bottom-right part).
 #include <stdexcept>
 #include <string>
 
-#include "generators/sat_tiled.h"
+#include "algebra/sat_tiled.h"
 #include "schedules/sat_schedule.h"
 
 namespace {

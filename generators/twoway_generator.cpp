@@ -1,11 +1,11 @@
-// Lee et al. 2014's two-way partitioned recursive Gaussian (generators/twoway.h): down the
+// Lee et al. 2014's two-way partitioned recursive Gaussian (algebra/twoway.h): down the
 // columns, then along the rows, each line split at its centre. The recursion is a cascade of
 // unit-gain sections (van Vliet's Gaussian in the runtime) and the centre points' Gaussian a
 // sampled kernel, both run-time inputs.
 #include <optional>
 
-#include "generators/twoway.h"
-#include "generators/twoway_tiled.h"
+#include "algebra/twoway.h"
+#include "algebra/twoway_tiled.h"
 #include "schedules/twoway_schedule.h"
 #include "schedules/twoway_tiled_schedule.h"
 
@@ -17,13 +17,13 @@ using cascade::Dim;
 class TwoWayGaussian : public Generator<TwoWayGaussian> {
 public:
     GeneratorParam<int> sections{"sections", 2, 1, 8};
-    // Exact boundaries (generators/twoway.h, TwoWayEdges): the extension and, per dimension, the
+    // Exact boundaries (algebra/twoway.h, TwoWayEdges): the extension and, per dimension, the
     // weights giving each half's first-pass states past the line's end.
     GeneratorParam<bool> exact{"exact", false};
-    // Samples per block of the GPU's block-parallel form (generators/twoway_tiled.h).
+    // Samples per block of the GPU's block-parallel form (algebra/twoway_tiled.h).
     GeneratorParam<int> block{"block", 32, 8, 128};
     // The last section is first order (its a2 is not read): van Vliet's real pole, whose one state
-    // is all the GPU's carries keep of it (generators/twoway_tiled.h).
+    // is all the GPU's carries keep of it (algebra/twoway_tiled.h).
     GeneratorParam<bool> first_order_last{"first_order_last", false};
 
     Input<Buffer<float>> input{"input", 3};
@@ -69,7 +69,7 @@ public:
         }
         Func columns("columns");
         if (get_target().has_gpu_feature() && !exact) {
-            // Block-parallel on the GPU (generators/twoway_tiled.h).
+            // Block-parallel on the GPU (algebra/twoway_tiled.h).
             const int b = block;
             auto matrices = cascade::two_way_block_matrices("twoway", q, b);
             auto down = cascade::two_way_tiled_step(columns, input, Dim::y, height, width, q, kernel, radius,

@@ -1,6 +1,6 @@
 #pragma once
 // Separable FIR filtering with run-time taps, the image zero outside (boundary `none`) or extended
-// periodically, by `reflect` or by `mirror` (runtime/boundary_tables.h): the numerator pass of the
+// periodically, by `reflect` or by `mirror` (runtime/design/boundary_tables.h): the numerator pass of the
 // Gaussians in cascade form (include/cascade/deriche.h).
 #include <HalideBuffer.h>
 

@@ -130,7 +130,7 @@ void TwoWayPlan::run(halide_buffer_t *input, halide_buffer_t *output) {
         .buffer("coefficients", coefficient_buffer_.raw_buffer())
         .buffer("kernel", kernel_buffer_.raw_buffer());
     if (two_way_exact(boundary_)) {
-        // The variant takes the extension as this enum's value (generators/boundary.h, FoldedBoundary).
+        // The variant takes the extension as this enum's value (algebra/boundary.h, FoldedBoundary).
         static_assert(int(Boundary::clamp) == 2 && int(Boundary::periodic) == 3 &&
                       int(Boundary::reflect) == 4 && int(Boundary::mirror) == 5);
         call.scalar("extension", int(boundary_))

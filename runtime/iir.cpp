@@ -12,7 +12,7 @@
 #include "cascade/error.h"
 #include "cascade/planes.h"
 #include "direct_form.h"
-#include "generators/tiled_layout.h"
+#include "contract/tiled_layout.h"
 #include "line_filter.h"
 #include "names.h"
 #include "pipeline_call.h"
@@ -68,7 +68,7 @@ double dc_response(const std::vector<RecursiveFilter> &sections) {
 }
 
 // Poles from this magnitude on run on the `_level` variants, which filter the image about its
-// level (generators/boundary.h) under the extensions that keep a constant constant. Below it a
+// level (algebra/boundary.h) under the extensions that keep a constant constant. Below it a
 // constant image stays within 1e−5 without (van Vliet's Gaussian to σ = 5, largest pole 0.80;
 // at σ = 10, 0.89, it drifted by 1.03e−5), and the level costs the tiled variants 7–12% on the
 // H100 (8192², order 1 and 3, clamp: +64 and +42 µs, a per-sample subtraction in both tile passes).
@@ -111,7 +111,7 @@ int needed_order(const RecursiveFilter &f, bool direct) {
 
 }  // namespace
 
-// A dimension's boundary tables as the exact variants read them (generators/boundary.h).
+// A dimension's boundary tables as the exact variants read them (algebra/boundary.h).
 struct EdgeTables {
     std::vector<float> data[3];
     Halide::Runtime::Buffer<float> buffers[3];

@@ -11,7 +11,7 @@
 #include <string>
 
 #include "cascade/error.h"
-#include "generators/line_layout.h"
+#include "contract/line_layout.h"
 #include "pipeline_call.h"
 #include "strips.h"
 #include "tile_matrices.h"
@@ -88,7 +88,7 @@ VariantKey line_key(Family family, const RecursiveFilter &filter, int algorithm,
     return key;
 }
 
-// The overlapped-segments variant (generators/line_strips.h) for `filter` with the smallest
+// The overlapped-segments variant (algebra/line_strips.h) for `filter` with the smallest
 // overlap the build holds at or above its response's, or null.
 const Variant *strips_variant(const RecursiveFilter &filter, int algorithm, bool exact, Device device) {
     const int count = section_count(filter);

@@ -1,7 +1,7 @@
 #pragma once
 // Recursive filtering of long 1D signals (1×N or N×1, N up to 2^28 samples, several channels),
 // block-parallel along the signal: Nehab et al. 2011's algorithm 1 (the causal pass) and 3 (the
-// causal, then the anticausal pass), generators/iir_line.h. Boundary `none` (zero feedbacks).
+// causal, then the anticausal pass), algebra/iir_line.h. Boundary `none` (zero feedbacks).
 #include <HalideRuntime.h>
 
 #include <cstdint>
@@ -15,9 +15,9 @@
 
 namespace cascade {
 
-// The table of generators/line_layout.h for a signal of `length` samples in blocks of b, the
+// The table of contract/line_layout.h for a signal of `length` samples in blocks of b, the
 // carry completion in chunks of `chunk` over `levels` levels: Mc of a full block and of the last
-// one (runtime/tile_matrices.h), and the powers of Mf and Mr, multiplied in double and rounded
+// one (runtime/design/tile_matrices.h), and the powers of Mf and Mr, multiplied in double and rounded
 // once. `sections` as the variant runs them (one order for all, the gain on the first).
 std::vector<float> line_table(const std::vector<RecursiveFilter> &sections, int b, int chunk, int levels,
                               int64_t length);

@@ -1,5 +1,5 @@
 #pragma once
-// How far the CPU's strips (generators/iir_strips.h) reach past each strip.
+// How far the CPU's strips (algebra/iir_strips.h) reach past each strip.
 #include <vector>
 
 #include "cascade/filter.h"

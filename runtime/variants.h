@@ -8,7 +8,7 @@
 
 #include "cascade/device.h"
 #include "cascade/iir.h"
-#include "catalogue/variant_key.h"
+#include "contract/variant_key.h"
 
 namespace cascade {
 

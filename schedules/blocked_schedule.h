@@ -1,8 +1,8 @@
 #pragma once
-// Schedules of algorithm 2 (generators/iir_blocked.h): each pass one tile per GPU block (one
+// Schedules of algorithm 2 (algebra/iir_blocked.h): each pass one tile per GPU block (one
 // per task on the CPU), its two tile Funcs in shared memory, the stored image written by b × rows
 // threads; the carry completions as for algorithms 4–6.
-#include "generators/iir_blocked.h"
+#include "algebra/iir_blocked.h"
 
 namespace cascade {
 

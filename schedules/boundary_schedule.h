@@ -1,5 +1,5 @@
 #pragma once
-// Where the exact boundaries' feedbacks (generators/boundary.h, iir_tiled.h) are computed: once per
+// Where the exact boundaries' feedbacks (algebra/boundary.h, iir_tiled.h) are computed: once per
 // line, stored, before the passes that read them.
 #include <Halide.h>
 

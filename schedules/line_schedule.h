@@ -1,7 +1,7 @@
 #pragma once
-// Schedules of the 1D block-parallel filters (generators/iir_line.h): where each block is
+// Schedules of the 1D block-parallel filters (algebra/iir_line.h): where each block is
 // scanned, and how the carry completion's levels map to tasks, lanes and GPU threads.
-#include "generators/iir_line.h"
+#include "algebra/iir_line.h"
 
 namespace cascade {
 

@@ -1,6 +1,6 @@
 #pragma once
-// Schedules of the overlapped segments of one long signal (generators/line_strips.h).
-#include "generators/line_strips.h"
+// Schedules of the overlapped segments of one long signal (algebra/line_strips.h).
+#include "algebra/line_strips.h"
 
 namespace cascade {
 

@@ -3,14 +3,14 @@
 // full sequential scan along its dimension, parallel across the other one.
 #include <vector>
 
-#include "generators/boundary.h"
-#include "generators/recursive_filter.h"
+#include "algebra/boundary.h"
+#include "algebra/recursive_filter.h"
 
 namespace cascade {
 
 // `passes` in order of computation; `output` is the pipeline's output: the last pass, or with
 // exact boundaries the last of the `corrections` (each dimension's lines corrected by its
-// `feedbacks`, generators/boundary.h).
+// `feedbacks`, algebra/boundary.h).
 // The knobs (docs/tuning.md): on the CPU `lanes` neighbouring lines scan in lockstep, `grain`
 // such vectors of lines to a parallel task; on the GPU `block` lines (threads) to a block.
 void schedule_rt_cpu(const std::vector<Pass> &passes, const std::vector<Halide::Func> &feedbacks,

@@ -1,6 +1,6 @@
 #pragma once
-// Schedules of the tiled summed-area tables (generators/sat_tiled.h).
-#include "generators/sat_tiled.h"
+// Schedules of the tiled summed-area tables (algebra/sat_tiled.h).
+#include "algebra/sat_tiled.h"
 
 namespace cascade {
 

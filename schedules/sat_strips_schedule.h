@@ -1,6 +1,6 @@
 #pragma once
-// Schedule of the CPU's summed-area table by strips (generators/sat_strips.h).
-#include "generators/sat_strips.h"
+// Schedule of the CPU's summed-area table by strips (algebra/sat_strips.h).
+#include "algebra/sat_strips.h"
 
 namespace cascade {
 

@@ -1,6 +1,6 @@
 #pragma once
-// Schedule of the row strips with overlapped column windows (generators/iir_strips.h), CPU only.
-#include "generators/iir_strips.h"
+// Schedule of the row strips with overlapped column windows (algebra/iir_strips.h), CPU only.
+#include "algebra/iir_strips.h"
 
 namespace cascade {
 

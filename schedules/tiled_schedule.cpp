@@ -5,7 +5,7 @@
 #include <string>
 
 #include "boundary_schedule.h"
-#include "register_budget.h"
+#include "contract/register_budget.h"
 #include "tile_staging.h"
 
 namespace cascade {
@@ -32,7 +32,7 @@ bool fused(const CarryScan &p, CarryKernels carries) {
 bool stored(const CarryScan &p, CarryKernels carries) { return p.K > 4 || carries != CarryKernels::inline_; }
 
 // `f`'s outermost GPU block variable `v`, renamed to carry a register budget (0: none), for the
-// kernel's name (schedules/register_budget.h).
+// kernel's name (contract/register_budget.h).
 Var with_budget(Func f, Var v, int registers) {
     if (registers == 0) return v;
     Var budgeted(register_budget_name(v.name(), registers));

@@ -1,11 +1,11 @@
 #pragma once
-// Schedules of the block-parallel IIR algorithms 4, 5 and 6 (generators/iir_tiled.h). The
+// Schedules of the block-parallel IIR algorithms 4, 5 and 6 (algebra/iir_tiled.h). The
 // algorithms differ in what the tiles store; algorithm 6 differs from 5 only here: its column
 // carries' dot products are one parallel kernel (compute_root) instead of being recomputed
 // inside the row carries' sequential scan (inline).
 #include <string>
 
-#include "generators/iir_tiled.h"
+#include "algebra/iir_tiled.h"
 
 namespace cascade {
 
@@ -25,7 +25,7 @@ void schedule_carry_cpu(CarryScan p, int lanes = kCpuLanes);
 void schedule_tile_cuda(TileScans t, Halide::Func source, int b, int rows);
 void schedule_scans_cuda(TileScans t);
 void schedule_edge_pass_cuda(EdgePass &pass, Halide::Func source, int b, int rows);
-// `registers`: the chunk scans' kernel's register budget (schedules/register_budget.h), 0 for the
+// `registers`: the chunk scans' kernel's register budget (contract/register_budget.h), 0 for the
 // JIT's cap.
 void schedule_carry_cuda(CarryScan p, bool stored, int registers = 0);
 // Where the GPU completes the carries (the `carries` knob): `automatic`, the measured rule of
@@ -38,7 +38,7 @@ CarryKernels parse_carry_kernels(const std::string &text);  // "auto", "stored",
 // `automatic`, the measured rule of tiled_schedule.cpp.
 enum class ScanStyle { automatic, registers, shared };
 ScanStyle parse_scan_style(const std::string &text);  // "auto", "registers", "shared"
-// How the carries are formed from their chunks (generators/tile_scans.h) for the `carries` knob:
+// How the carries are formed from their chunks (algebra/tile_scans.h) for the `carries` knob:
 // rescanned on the GPU, so that a dimension's carries take one kernel (K ≤ 4 under `automatic`) or
 // are stored each in its own (`stored`, or K > 4); as powers for `inline` and on the CPU.
 CarryForm carry_form(CarryKernels carries, const Halide::Target &target);

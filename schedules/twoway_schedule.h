@@ -1,8 +1,8 @@
 #pragma once
-// Schedules of the two-way partitioned Gaussian (generators/twoway.h): every scan of a pass runs
+// Schedules of the two-way partitioned Gaussian (algebra/twoway.h): every scan of a pass runs
 // over both halves of every line at once, so a pass has twice the lines' parallelism (the
 // paper's point), and the centre points are computed before the second pass needs them.
-#include "generators/twoway.h"
+#include "algebra/twoway.h"
 
 namespace cascade {
 

@@ -1,6 +1,6 @@
 #include "twoway_tiled_schedule.h"
 
-#include "register_budget.h"
+#include "contract/register_budget.h"
 #include "tiled_schedule.h"
 #include "twoway_schedule.h"
 

@@ -1,6 +1,6 @@
 #pragma once
-// Schedule of the block-parallel two-way Gaussian on the GPU (generators/twoway_tiled.h).
-#include "generators/twoway_tiled.h"
+// Schedule of the block-parallel two-way Gaussian on the GPU (algebra/twoway_tiled.h).
+#include "algebra/twoway_tiled.h"
 
 namespace cascade {
 

@@ -1,6 +1,6 @@
 // A stand-in for the CUDA driver library, built as libcuda.so.1 in a folder of its own, for
 // test_bad_input's CudaDriverWithoutADevice: put first on LD_LIBRARY_PATH, it answers
-// cascade::cuda_info()'s probe (runtime/device.cpp) as the environment variable FAKE_CUDA says:
+// cascade::cuda_info()'s probe (runtime/cuda/device.cpp) as the environment variable FAKE_CUDA says:
 // "init-fails", cuInit fails as on a machine whose driver cannot start (CUDA_ERROR_NO_DEVICE);
 // otherwise the driver starts and sees no device.
 #include <cstdlib>

@@ -161,7 +161,7 @@ float constant_drift(GaussianMethod method, double sigma, Boundary boundary, Dev
 
 // Every such extension of a constant image is that constant, and the Gaussian has unit DC gain.
 // Plain float32 recursions stall short of a constant by ~ulp/(1 + Σa) (6e−4 at σ = 200); the exact
-// variants filter about the image's level instead (generators/boundary.h), so this holds at every σ.
+// variants filter about the image's level instead (algebra/boundary.h), so this holds at every σ.
 // Deriche's (deriche2; deriche4 stops at σ = 4) too: under clamp its all-pole passes run first,
 // with the margin, under the others its numerator does.
 TEST_P(GaussianBoundaryTest, KeepsAConstantImageConstant) {

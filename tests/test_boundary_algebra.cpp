@@ -1,4 +1,4 @@
-// The exact boundaries' tables (runtime/boundary_tables.h) against the serial definition: a line filtered
+// The exact boundaries' tables (runtime/design/boundary_tables.h) against the serial definition: a line filtered
 // with zero feedbacks, plus what the fitted feedbacks add, equals the filter of the extension
 // written out past the decay.
 #include <gtest/gtest.h>
@@ -6,7 +6,7 @@
 #include "cascade/boundary.h"
 #include "cascade/error.h"
 #include "reference.h"
-#include "runtime/boundary_tables.h"
+#include "runtime/design/boundary_tables.h"
 #include "test_support.h"
 
 namespace cascade {

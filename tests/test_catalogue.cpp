@@ -11,7 +11,7 @@
 #include "cascade/error.h"
 #include "cascade/gaussian.h"
 #include "cascade/iir.h"
-#include "generators/tiled_layout.h"
+#include "contract/tiled_layout.h"
 #include "line_filter.h"
 #include "test_support.h"
 #include "variants.h"

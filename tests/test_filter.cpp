@@ -77,7 +77,7 @@ TEST(RandomStableFilter, HasPolesInsideTheRequestedRadius) {
     }
 }
 
-// The GPU's automatic form of order 3 (runtime/direct_form.h): van Vliet's Gaussian keeps its
+// The GPU's automatic form of order 3 (runtime/design/direct_form.h): van Vliet's Gaussian keeps its
 // direct form within float32's rounding to σ ≈ 5; the error grows with σ, the sections' far less.
 TEST(DirectForm, Float32AccuracyDecidesTheAutomaticForm) {
     EXPECT_TRUE(direct_form_accurate(van_vliet_gaussian(2)));

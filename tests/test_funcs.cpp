@@ -8,8 +8,8 @@
 #include "cascade/bspline.h"
 #include "cascade/error.h"
 #include "cascade/funcs.h"
-#include "runtime/boundary_tables.h"
-#include "runtime/reference.h"
+#include "runtime/design/boundary_tables.h"
+#include "runtime/design/reference.h"
 #include "test_support.h"
 
 namespace cascade {

@@ -14,8 +14,8 @@
 #include "cuda_support.h"
 #include "fir.h"
 #include "reference.h"
-#include "runtime/boundary_tables.h"
-#include "runtime/twoway_edges.h"
+#include "runtime/design/boundary_tables.h"
+#include "runtime/design/twoway_edges.h"
 #include "test_support.h"
 
 namespace cascade {
@@ -232,7 +232,7 @@ TEST_P(TwoWayTest, MatchesDoubleReferenceOnAwkwardSizes) {
 }
 
 // Half lines of many blocks: on the GPU each half line is cut into blocks of 32 samples and its
-// carries completed over chunks of 8 blocks (generators/twoway_tiled.h), so these cross chunks,
+// carries completed over chunks of 8 blocks (algebra/twoway_tiled.h), so these cross chunks,
 // with lines of either parity, centres on and off the blocks' grid and a last chunk cut short.
 TEST_P(TwoWayTest, LongLinesMatchTheDoubleReference) {
     auto rng = rng_for_test();
@@ -293,7 +293,7 @@ TEST_P(TwoWayTest, IsExactOnTheCentreLinesOfASeparableImage) {
     for (int x = 40; x <= 60; x++) EXPECT_NEAR(output.at(x, m, 0), expected, 1e-5) << x;
 }
 
-// The exact boundaries (runtime/twoway_edges.h, two_way_edges): the first passes start from the
+// The exact boundaries (runtime/design/twoway_edges.h, two_way_edges): the first passes start from the
 // extension's states and the centre points read the extension, as the reference writes it out.
 TEST_P(TwoWayTest, EveryBoundaryMatchesTheExtendedDefinition) {
     auto rng = rng_for_test();

@@ -10,7 +10,7 @@
 #include "cascade/gaussian.h"
 #include "cascade/iir.h"
 #include "cuda_support.h"
-#include "generators/tiled_layout.h"
+#include "contract/tiled_layout.h"
 #include "reference.h"
 #include "test_support.h"
 
@@ -209,7 +209,7 @@ void expect_automatic_a6_on_gpu(std::mt19937_64 &rng, const Filter2D &filter, Bo
 }
 
 // On the GPU the automatic form runs van Vliet's Gaussian at σ 4 as the direct form of order 3
-// (3 states a dimension; runtime/direct_form.h), under boundary none and the exact extensions,
+// (3 states a dimension; runtime/design/direct_form.h), under boundary none and the exact extensions,
 // within the sections' bound of the double reference; at σ 16 it keeps the sections.
 TEST(IirGpu, AutomaticFormTakesTheDirectFormOfOrderThreeWhereAccurate) {
     std::string why;
@@ -234,7 +234,7 @@ TEST(IirGpu, AutomaticFormTakesTheDirectFormOfOrderThreeWhereAccurate) {
 }
 
 // The GPU's direct form of order 3 runs on tiles of its own (CASCADE_IIR_DIRECT3_TILE: 128, whose
-// 64 KB a block take the opt-in past 48 KB, runtime/cuda_shared_memory.cpp): whole tiles, ragged
+// 64 KB a block take the opt-in past 48 KB, runtime/cuda/cuda_shared_memory.cpp): whole tiles, ragged
 // ones, and images long enough that a dimension's carries take a block a line.
 TEST(IirGpu, DirectFormOfOrderThreeRunsOnItsOwnTiles) {
     std::string why;

@@ -11,7 +11,7 @@
 
 #include "cascade/error.h"
 #include "cuda_support.h"
-#include "generators/line_layout.h"
+#include "contract/line_layout.h"
 #include "line_filter.h"
 #include "reference.h"
 #include "strips.h"
@@ -169,7 +169,7 @@ TEST(IirLine, TableHoldsThePowersOfTheBlockMatrices) {
         }
 }
 
-// The overlapped segments (generators/line_strips.h) of every order the build holds, on filters
+// The overlapped segments (algebra/line_strips.h) of every order the build holds, on filters
 // whose responses fit its overlaps: around a segment and a GPU block of them, primes, and one
 // over 2^20.
 constexpr int64_t kSegment = CASCADE_LINE_STRIPS_SEGMENT, kSegments = kSegment * CASCADE_LINE_STRIPS_THREADS;

@@ -11,9 +11,9 @@
 #include "cuda_support.h"
 #include "file_bytes.h"
 #include "io/image_io.h"
-#include "runtime/cuda_register_budget.h"
-#include "runtime/reference.h"
-#include "schedules/register_budget.h"
+#include "runtime/cuda/cuda_register_budget.h"
+#include "runtime/design/reference.h"
+#include "contract/register_budget.h"
 #include "test_support.h"
 
 #ifdef CASCADE_TEST_CUDA_RUNTIME
@@ -81,7 +81,7 @@ TEST_P(PlanThreads, GaussianPlansOfEveryMethodShareAcrossThreads) {
 INSTANTIATE_TEST_SUITE_P(Devices, PlanThreads, ::testing::Values(DeviceChoice::cpu, DeviceChoice::cuda),
                          [](const auto &info) { return info.param == DeviceChoice::cpu ? "cpu" : "cuda"; });
 
-// The kernels' register budgets (schedules/register_budget.h), as the runtime writes them into a
+// The kernels' register budgets (contract/register_budget.h), as the runtime writes them into a
 // pipeline's PTX before the driver compiles it.
 TEST(RegisterBudget, MarkedKernelsGetTheirBudgetAndTheRestIsUnchanged) {
     const std::string marked = "_kernel_f_s0_" + register_budget_name("c", 255) + "___block_id_y";

@@ -1,4 +1,4 @@
-// 8- and 16-bit images filtered with the conversion inside the pipeline (generators/samples.h):
+// 8- and 16-bit images filtered with the conversion inside the pipeline (algebra/samples.h):
 // every output sample is the float64 reference's value, clamped to [0, 1], at the type's nearest
 // level.
 #include <gtest/gtest.h>

@@ -153,7 +153,7 @@ TEST_P(SatTest, PlanarFloatTablesMatchReference) {
                   2e-6);
 }
 
-// The CPU's strips (generators/sat_strips.h) around their 8-column chunks (narrower images take
+// The CPU's strips (algebra/sat_strips.h) around their 8-column chunks (narrower images take
 // the sample-by-sample recurrence; the last chunk shifts inwards) and their strips of rows (a
 // partial last strip; several strips of the fewest rows): floats within the bound, 16-bit
 // samples exactly.

@@ -1,4 +1,4 @@
-// The CPU's row strips with overlapped column windows (algorithm strips, generators/iir_strips.h)
+// The CPU's row strips with overlapped column windows (algorithm strips, algebra/iir_strips.h)
 // against the double-precision reference, its overlap bound, and when `auto` picks it.
 #include <gtest/gtest.h>
 

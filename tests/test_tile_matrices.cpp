@@ -1,9 +1,9 @@
-// The state-space matrices of the block-parallel variants (runtime/tile_matrices.h) against
+// The state-space matrices of the block-parallel variants (runtime/design/tile_matrices.h) against
 // Nehab et al.'s block matrices (one section) and against the serial cascade (several).
 #include <gtest/gtest.h>
 
 #include "block_matrices.h"
-#include "generators/tiled_layout.h"
+#include "contract/tiled_layout.h"
 #include "reference.h"
 #include "test_support.h"
 #include "tile_matrices.h"

@@ -2,7 +2,7 @@
 // What `cascade bench` needs of the CUDA runtime API to time its CUDA cases: device buffers, a
 // device-to-device copy (the floor) and event timing. The command line links it (with the runtime,
 // statically); the CUDA baselines library links its own copy. Everything runs on the CUDA
-// runtime's device 0 and its legacy default stream, the stream that runtime/cuda_context.cpp hands
+// runtime's device 0 and its legacy default stream, the stream that runtime/cuda/cuda_context.cpp hands
 // Halide, so these calls are ordered and timed with Halide's kernels and the baselines'. Plain C++
 // API: no CUDA header is needed to call it. Failures throw std::runtime_error.
 #include <cstddef>

@@ -1,7 +1,7 @@
 #pragma once
 // Samples in the pipelines' planar layout (x fastest, then y, then channel) and their own type:
 // how integer images reach the variants that convert them inside their first and last pass
-// (generators/samples.h), and how the summed-area tables take integers exactly.
+// (algebra/samples.h), and how the summed-area tables take integers exactly.
 #include <HalideBuffer.h>
 
 #include <vector>

@@ -3,9 +3,9 @@
 
 #include <functional>
 
-#include "generators/earlier_output.h"
-#include "generators/feedback_term.h"
-#include "generators/recursive_filter.h"
+#include "algebra/earlier_output.h"
+#include "algebra/feedback_term.h"
+#include "algebra/recursive_filter.h"
 
 namespace cascade {
 

@@ -3,7 +3,7 @@
 // Nehab & Maximo 2016, algorithm 6) as Halide Funcs, for a cascade of S sections of order q per
 // dimension with run-time coefficients. The image is cut into b×b tiles; every tile is scanned
 // with zero carries, the carries are completed across tiles from the tiles' edges alone with the
-// matrices of generators/tiled_layout.h (run-time inputs), and a last pass re-reads each tile
+// matrices of contract/tiled_layout.h (run-time inputs), and a last pass re-reads each tile
 // and scans it seeded with its complete carries.
 //
 //   algorithm 5: 1. per tile: column scans, then row scans of that result; store the column
@@ -24,8 +24,8 @@
 #include <string>
 #include <vector>
 
-#include "generators/boundary.h"
-#include "generators/tile_scans.h"
+#include "algebra/boundary.h"
+#include "algebra/tile_scans.h"
 
 namespace cascade {
 
@@ -40,7 +40,7 @@ struct EdgePass {
     Halide::RDom last_strip;
 };
 
-// Exact boundaries (runtime/boundary_tables.h) of one dimension, its run-time tables: `matrix`
+// Exact boundaries (runtime/design/boundary_tables.h) of one dimension, its run-time tables: `matrix`
 // (2K + 2, 2K) maps the observables to the feedbacks (p, e), as for RT; `start` (2K, Ts·K): row
 // t·K + s holds row s of [Φ(t) Ψ_P(t)], what p adds to the completed prologue P(t) and epilogue
 // E(t), for the first Ts tiles (past them it is negligible); `end` (K, Te·K): row u·K + s holds
@@ -51,10 +51,10 @@ struct TiledEdges {
 };
 struct ExactEdges {
     TiledEdges vertical, horizontal;
-    // Where defined, the image is filtered about its level (generators/boundary.h).
+    // Where defined, the image is filtered about its level (algebra/boundary.h).
     Halide::Expr level_gain;
     // Where set, the input is readable everywhere (the margin's `repeated`) and the image's samples
-    // lie in the margin's window, zero elsewhere (generators/boundary.h).
+    // lie in the margin's window, zero elsewhere (algebra/boundary.h).
     std::optional<WithMargin> margin;
 };
 
@@ -102,7 +102,7 @@ struct IirTiledFuncs {
 // describe. `algorithm` is 4, 5 or 6; the tables follow tiled_layout.h. With `rows_in_registers`
 // (5, 6) the first pass scans each tile row apart from the tile (EdgePass::rows), so that a GPU
 // thread keeps its row in registers and stores only its carries. Integer input samples are
-// read as [0, 1] and the output is stored as `output_type` (generators/samples.h). `carry_form`:
+// read as [0, 1] and the output is stored as `output_type` (algebra/samples.h). `carry_form`:
 // how the completed carries are formed from their chunks (tile_scans.h).
 IirTiledFuncs define_iir_tiled(Halide::Func input, Halide::Expr width, Halide::Expr height,
                                Halide::Func output, const SectionCascade &vertical,

@@ -3,7 +3,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "schedules/register_budget.h"
+#include "contract/register_budget.h"
 
 namespace cascade {
 

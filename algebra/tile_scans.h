@@ -2,15 +2,15 @@
 // The pieces every block-parallel 2D recursive filter is built from (iir_tiled.h: algorithms 4,
 // 5, 6; iir_blocked.h: algorithm 2): a tile Func filtered in place by scan updates, its carries
 // captured past its edge, and the carries completed across tiles by chunked linear scans with
-// the matrices of generators/tiled_layout.h.
+// the matrices of contract/tiled_layout.h.
 #include <Halide.h>
 
 #include <functional>
 #include <string>
 #include <vector>
 
-#include "generators/recursive_filter.h"
-#include "generators/tiled_layout.h"
+#include "algebra/recursive_filter.h"
+#include "contract/tiled_layout.h"
 
 namespace cascade {
 

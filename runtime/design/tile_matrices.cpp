@@ -1,7 +1,7 @@
 #include "tile_matrices.h"
 
 #include "cascade/error.h"
-#include "generators/tiled_layout.h"
+#include "contract/tiled_layout.h"
 #include "reference.h"
 
 namespace cascade {

@@ -7,7 +7,7 @@
 
 namespace cascade {
 
-// Exact boundaries for the two-way filter (generators/twoway.h, TwoWayEdges). Each half's first
+// Exact boundaries for the two-way filter (algebra/twoway.h, TwoWayEdges). Each half's first
 // pass is the one-way recursion run from the line's end inward; under an extension it starts
 // from every section's outputs at the two samples past that end, which are linear in the line:
 // value k = 2n + d (section n, d + 1 samples past the end) of side s (0: before sample 0, the

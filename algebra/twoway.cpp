@@ -1,8 +1,8 @@
 #include "twoway.h"
 
-#include "generators/boundary.h"
-#include "generators/earlier_output.h"
-#include "generators/feedback_term.h"
+#include "algebra/boundary.h"
+#include "algebra/earlier_output.h"
+#include "algebra/feedback_term.h"
 
 namespace cascade {
 

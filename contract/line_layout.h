@@ -1,8 +1,8 @@
 #pragma once
-// Where the 1D block-parallel variants (generators/iir_line.h) find their matrices: one packed
+// Where the 1D block-parallel variants (algebra/iir_line.h) find their matrices: one packed
 // float table of K columns (K = S·q, the state of a cascade of S sections of order q, as in
 // tiled_layout.h), rows laid out below. runtime/line_filter.cpp fills it from
-// runtime/tile_matrices.h, in double; the generator reads it; this header is where both agree.
+// runtime/design/tile_matrices.h, in double; the generator reads it; this header is where both agree.
 //
 // Row `first + s` holds row s of a K×K matrix:
 //   Mc, Mc_last   E at a block's start from P entering it (the last block's for its length)

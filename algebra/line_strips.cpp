@@ -4,8 +4,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "generators/boundary.h"
-#include "generators/recursion_step.h"
+#include "algebra/boundary.h"
+#include "algebra/recursion_step.h"
 
 namespace cascade {
 
@@ -61,7 +61,7 @@ LineStripsFuncs define_line_strips(Func input, Expr length, Func output,
     const Expr inside = n >= 0 && n < length;
     if (extension.defined()) {
         // Where the signal is at least a window long, every sample a window reads lies within one
-        // fold of it. Shorter signals fold as often as it takes (generators/boundary.h). The
+        // fold of it. Shorter signals fold as often as it takes (algebra/boundary.h). The
         // schedules specialise on which.
         f.folds_once = length >= W + S + A;
         f.extension = extension;

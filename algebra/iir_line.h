@@ -8,14 +8,14 @@
 //   2. complete the carries across blocks: P(t) = Mf·P(t − 1) + P̄(t), then
 //      E(t − 1) = Ē(t) + Mc·P(t − 1) + Mr·E(t), by a hierarchical chunked scan (LineCompletion);
 //   3. per block: re-read, scan seeded with the complete carries, write.
-// Two reads and one write of the signal. The matrices are those of runtime/tile_matrices.h, in
-// the table of generators/line_layout.h (a run-time input).
+// Two reads and one write of the signal. The matrices are those of runtime/design/tile_matrices.h, in
+// the table of contract/line_layout.h (a run-time input).
 #include <Halide.h>
 
 #include <vector>
 
-#include "generators/line_layout.h"
-#include "generators/tile_scans.h"  // SectionCascade, times_state
+#include "contract/line_layout.h"
+#include "algebra/tile_scans.h"  // SectionCascade, times_state
 
 namespace cascade {
 

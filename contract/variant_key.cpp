@@ -1,4 +1,4 @@
-#include "variant_key.h"
+#include "contract/variant_key.h"
 
 #include <cctype>
 #include <iterator>

@@ -17,7 +17,7 @@
 
 #include <vector>
 
-#include "generators/recursive_filter.h"
+#include "algebra/recursive_filter.h"
 
 namespace cascade {
 

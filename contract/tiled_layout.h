@@ -1,7 +1,7 @@
 #pragma once
 // Where the block-parallel IIR variants find their per-dimension matrices: one packed float
 // table of width b (the tile size) per dimension, rows laid out below. The runtime fills it
-// (runtime/tile_matrices.h), the generator reads it; this header is the only place both agree on.
+// (runtime/design/tile_matrices.h), the generator reads it; this header is the only place both agree on.
 //
 // The filter of one dimension is a cascade of S causal sections of order q, then the same S
 // sections anticausally. Its state across a tile edge has K = S·q values: the last q outputs of
@@ -55,7 +55,7 @@ struct TiledLayout {
     // Whether the tables of algorithms 4, 5 and 6 are the unit-gain filter's, which the tiles then
     // scan on samples scaled by the gains: under boundary none only. Exact boundaries keep the
     // filter's tables; their output's full tiles rescale the states instead
-    // (generators/iir_tiled.cpp says why).
+    // (algebra/iir_tiled.cpp says why).
     static bool unit_gain_scans(bool exact) { return !exact; }
 };
 

@@ -12,7 +12,7 @@
 // state after sample n − 1) are linear in them. Rather than carrying a formula per extension
 // (the paper's eqs. 35, 44, 49, 51, 67, 72, none of which covers cascades or `mirror`), the map is
 // solved for from the serial definition: the exact feedbacks of the infinite extension, in double
-// (the steady state of each periodic side, runtime/boundary.cpp), are computed for random lines,
+// (the steady state of each periodic side, runtime/design/boundary.cpp), are computed for random lines,
 // and the map fitted on them and checked on others.
 #include <Eigen/Dense>
 #include <cstdint>
@@ -44,7 +44,7 @@ struct BoundaryTables {
 // they are here by construction, so this is a guard) or for boundary `none`.
 BoundaryTables boundary_tables(const std::vector<RecursiveFilter> &sections, int64_t n, Boundary boundary);
 
-// The same for the block-parallel variants with tiles of b (generators/iir_tiled.h, TiledEdges):
+// The same for the block-parallel variants with tiles of b (algebra/iir_tiled.h, TiledEdges):
 //   seeds   as above;
 //   start   (Ts·K) × 2K: rows t·K … of [Φ(t) Ψ_P(t)], what unit causal feedbacks add to the
 //           prologue leaving tile t and to the epilogue entering it from tile t + 1;

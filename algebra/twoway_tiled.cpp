@@ -2,8 +2,8 @@
 
 #include <functional>
 
-#include "generators/earlier_output.h"
-#include "generators/feedback_term.h"
+#include "algebra/earlier_output.h"
+#include "algebra/feedback_term.h"
 
 namespace cascade {
 

@@ -32,13 +32,13 @@
 #include <string>
 #include <vector>
 
-#include "generators/tile_scans.h"
-#include "generators/tiled_layout.h"
-#include "generators/twoway.h"
+#include "algebra/tile_scans.h"
+#include "contract/tiled_layout.h"
+#include "algebra/twoway.h"
 
 namespace cascade {
 
-// The blocks' matrices from the sections, in a table laid out as generators/tiled_layout.h's, so
+// The blocks' matrices from the sections, in a table laid out as contract/tiled_layout.h's, so
 // that tile_scans.h completes the carries: M at rows mf() and mr(), M^(v+1) at the powers' rows,
 // Mc at rows mc(0). `unit_in` (i, σ, k) scans a block inward from each unit state k, zero
 // samples (M: its leaving states); `unit_out` (i, σ, k) scans that result outward from a zero

@@ -1,6 +1,6 @@
 #pragma once
 // The per-dimension matrices the block-parallel variants take (layout and meaning:
-// generators/tiled_layout.h), derived by running the serial reference (reference.h) on identity
+// contract/tiled_layout.h), derived by running the serial reference (reference.h) on identity
 // inputs and states, section by section, exactly as a tile is scanned.
 #include <Eigen/Dense>
 #include <vector>

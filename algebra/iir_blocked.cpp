@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "generators/samples.h"
+#include "algebra/samples.h"
 
 namespace cascade {
 

@@ -4,8 +4,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "generators/earlier_output.h"
-#include "generators/feedback_term.h"
+#include "algebra/earlier_output.h"
+#include "algebra/feedback_term.h"
 
 namespace cascade {
 

@@ -3,8 +3,8 @@
 #include <functional>
 #include <stdexcept>
 
-#include "generators/boundary.h"
-#include "generators/samples.h"
+#include "algebra/boundary.h"
+#include "algebra/samples.h"
 
 namespace cascade {
 
@@ -175,7 +175,7 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
     const Expr last_column = min(valid_x, b) - 1;
 
     // With a level (exact boundaries, poles near 1) the tiles filter the image about it
-    // (generators/boundary.h), and the output adds its response back.
+    // (algebra/boundary.h), and the output adds its response back.
     Func working("working");
     working(x, y, c) = to_working(input(x, y, c));
     Expr level = 0.0f, restored = 0.0f;

@@ -18,8 +18,8 @@
 
 #include <vector>
 
-#include "generators/iir_tiled.h"  // EdgePass
-#include "generators/tile_scans.h"
+#include "algebra/iir_tiled.h"  // EdgePass
+#include "algebra/tile_scans.h"
 
 namespace cascade {
 

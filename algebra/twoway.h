@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "generators/recursive_filter.h"
+#include "algebra/recursive_filter.h"
 
 namespace cascade {
 
@@ -30,7 +30,7 @@ struct TwoWaySection {
     Halide::Expr gain, a1, a2;
 };
 
-// Exact boundaries (runtime/twoway_edges.h, two_way_edges): each half's first pass starts from every
+// Exact boundaries (runtime/design/twoway_edges.h, two_way_edges): each half's first pass starts from every
 // section's outputs just past the line's end under the extension, as weights of the line's
 // samples, and the centre point's taps read the extension.
 struct TwoWayEdges {
@@ -38,7 +38,7 @@ struct TwoWayEdges {
         weights;         // (q, k, side): sample q's weight in value k (2n + d: section n, d + 1 past the end)
     Halide::Expr count;  // samples weighted: [0, near) and the last count − near
     Halide::Expr near;
-    Halide::Expr boundary;  // the extension: generators/boundary.h, FoldedBoundary
+    Halide::Expr boundary;  // the extension: algebra/boundary.h, FoldedBoundary
 };
 
 // The Funcs of one step (every line along one dimension), for the schedules.

@@ -2,7 +2,7 @@
 
 #include <functional>
 
-#include "generators/recursion_step.h"
+#include "algebra/recursion_step.h"
 
 namespace cascade {
 

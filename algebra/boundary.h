@@ -1,5 +1,5 @@
 #pragma once
-// Exact boundaries (runtime/boundary_tables.h) as Halide Funcs: the zero-feedback passes of one
+// Exact boundaries (runtime/design/boundary_tables.h) as Halide Funcs: the zero-feedback passes of one
 // dimension give up their observables, a run-time matrix turns them into the exact feedbacks,
 // and tables of the dimension's responses to those feedbacks say what they add to each sample.
 #include <Halide.h>
@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "generators/recursive_filter.h"
+#include "algebra/recursive_filter.h"
 
 namespace cascade {
 
