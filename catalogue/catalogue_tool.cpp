@@ -11,11 +11,10 @@
 // entry whose schedule is not the build's own is an extra, which plans run only when asked for
 // that schedule, unless it says "extra": false. An entry of nothing but "why" is a comment. A key
 // listed twice is built once. Tuning manifests (`cascade tune --emit-manifest`) are catalogues too.
-#include <nlohmann/json.hpp>
-
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -24,9 +23,9 @@
 
 #include "contract/variant_key.h"
 
-using nlohmann::json;
 using cascade::Family;
 using cascade::VariantKey;
+using nlohmann::json;
 
 namespace {
 
@@ -95,9 +94,9 @@ std::string word(const json &e, const char *field) { return e.contains(field) ? 
 // The key and the generator call of one expanded entry on `device`.
 Build build_of(const json &e, const std::string &device) {
     static const std::set<std::string> known = {
-        "family", "algorithm", "method", "sections", "order", "radius", "exact", "margin", "level", "passes",
-        "samples", "kind", "extension", "overlap", "tile", "rows", "scan", "carries", "vector", "grain",
-        "block", "autoscheduler", "devices", "extra", "why"};
+        "family", "algorithm", "method", "sections",      "order",   "radius", "exact", "margin", "level",
+        "passes", "samples",   "kind",   "extension",     "overlap", "tile",   "rows",  "scan",   "carries",
+        "vector", "grain",     "block",  "autoscheduler", "devices", "extra",  "why"};
     for (const auto &[field, value] : e.items())
         if (!known.count(field)) throw std::runtime_error("unknown field '" + field + "'");
     Build b;
@@ -113,7 +112,8 @@ Build build_of(const json &e, const std::string &device) {
     k.level = flag(e, "level");
     k.autoscheduler = lower(word(e, "autoscheduler"));
     for (const char *knob : cascade::kKnobOrder)
-        if (e.contains(knob)) k.knobs += (k.knobs.empty() ? "" : ",") + std::string(knob) + "=" + text_of(e[knob]);
+        if (e.contains(knob))
+            k.knobs += (k.knobs.empty() ? "" : ",") + std::string(knob) + "=" + text_of(e[knob]);
     const std::string size = std::to_string(sections > 0 ? 2 * sections : k.order);
     const std::vector<std::string> filter = {"exact=" + std::string(k.exact ? "true" : "false"),
                                              "level=" + std::string(k.level ? "true" : "false"),
@@ -145,8 +145,9 @@ Build build_of(const json &e, const std::string &device) {
         k.tile = number(e, "tile", setting("iir_tile"));
         k.rows = number(e, "rows", setting("iir_rows"));
         b.generator = "iir_tiled";
-        b.params = {"algorithm=" + algorithm, "tile=" + std::to_string(k.tile), "rows=" + std::to_string(k.rows),
-                    "input.type=" + type_name(k.samples), "output.type=" + type_name(k.samples)};
+        b.params = {"algorithm=" + algorithm, "tile=" + std::to_string(k.tile),
+                    "rows=" + std::to_string(k.rows), "input.type=" + type_name(k.samples),
+                    "output.type=" + type_name(k.samples)};
         b.params.insert(b.params.end(), filter.begin(), filter.end());
         knob_params();
         b.params.push_back("feedback_y.size=" + size);
@@ -304,7 +305,8 @@ int main(int argc, char **argv) try {
     for (const Build &b : builds) {
         out << "cascade_add_variant(" << b.key.name() << " " << (b.extra ? 1 : 0) << " " << b.key.device
             << " CATALOGUE " << b.catalogue << " GENERATOR " << b.generator << " FROM " << b.executable;
-        if (!b.key.autoscheduler.empty()) out << " AUTOSCHEDULER " << autoscheduler_target(b.key.autoscheduler);
+        if (!b.key.autoscheduler.empty())
+            out << " AUTOSCHEDULER " << autoscheduler_target(b.key.autoscheduler);
         out << " PARAMS";
         for (const std::string &p : b.params) out << " " << p;
         out << ")\n";

@@ -173,7 +173,8 @@ VariantKey VariantKey::parse(const std::string &text) {
     if (at(i).size() > 1 && at(i)[0] == 't') {
         const std::string s = at(i);
         const size_t r = s.find('r');
-        if (r == std::string::npos || number_after(s.substr(0, r), "t") < 0 || number_after(s.substr(r), "r") < 0)
+        if (r == std::string::npos || number_after(s.substr(0, r), "t") < 0 ||
+            number_after(s.substr(r), "r") < 0)
             throw bad("malformed tile schedule '" + s + "'");
         k.tile = number_after(s.substr(0, r), "t");
         k.rows = number_after(s.substr(r), "r");

@@ -59,7 +59,9 @@ struct VariantKey {
     bool same_schedule(const VariantKey &o) const {
         return tile == o.tile && rows == o.rows && autoscheduler == o.autoscheduler && knobs == o.knobs;
     }
-    bool operator==(const VariantKey &o) const { return same_filter(o) && same_schedule(o) && order == o.order; }
+    bool operator==(const VariantKey &o) const {
+        return same_filter(o) && same_schedule(o) && order == o.order;
+    }
 };
 
 // The schedule knobs other than tile and rows, in the order a key spells them.

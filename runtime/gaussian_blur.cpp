@@ -44,6 +44,8 @@ GaussianMethod parse_gaussian_method(const std::string &text) {
     return parse_named(text, kMethods, "method");
 }
 
+std::vector<std::string> gaussian_method_names() { return names_of(kMethods); }
+
 const char *gaussian_method_name(GaussianMethod method) { return name_of(method, kMethods); }
 
 GaussianDesign design_gaussian(double sigma, GaussianMethod method) {

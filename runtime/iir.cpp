@@ -11,8 +11,8 @@
 #include "boundary_tables.h"
 #include "cascade/error.h"
 #include "cascade/planes.h"
-#include "direct_form.h"
 #include "contract/tiled_layout.h"
+#include "direct_form.h"
 #include "line_filter.h"
 #include "names.h"
 #include "pipeline_call.h"
@@ -56,6 +56,12 @@ const char *algorithm_name(Algorithm algorithm) { return name_of(algorithm, kAlg
 
 Passes parse_passes(const std::string &text) { return parse_named(text, kPasses, "passes"); }
 
+std::vector<std::string> form_names() { return names_of(kForms); }
+
+std::vector<std::string> algorithm_names() { return names_of(kAlgorithms); }
+
+std::vector<std::string> passes_names() { return names_of(kPasses); }
+
 const char *passes_name(Passes passes) { return name_of(passes, kPasses); }
 
 namespace {
@@ -76,7 +82,7 @@ constexpr double kLevelPole = 0.85;
 
 // How much more the 2D filter passes the highest frequency (the alternating line, z = −1) than a
 // constant: Π over both dimensions of (|H(−1)| / |H(1)|)², each pass causal and anticausal.
-// Filters with negative poles near the unit circle amplify it enormously (issue 19: poles −0.64
+// Filters with negative poles near the unit circle amplify it enormously (poles −0.64
 // and −0.69 ± 0.30i, 2.7e7); the exact feedbacks of a constant are then a sum of large terms that
 // cancel, and float32 keeps a 1×1 image only to 3e−5 (algorithm 6). About its level a constant
 // image is zero and stays exact.
@@ -188,7 +194,8 @@ Algorithm automatic_algorithm(const Filter2D &filter, Boundary boundary, SampleT
         return Algorithm::a6;
     const int sections =
         std::max(needed_order(filter.vertical, false), needed_order(filter.horizontal, false));
-    if (!lookup_variant(wanted(iir_key(Algorithm::strips, true), sections, Device::cpu))) return Algorithm::a6;
+    if (!lookup_variant(wanted(iir_key(Algorithm::strips, true), sections, Device::cpu)))
+        return Algorithm::a6;
     return column_overlap(filter) >= 0 ? Algorithm::strips : Algorithm::a6;
 }
 
@@ -248,10 +255,9 @@ VariantChoice choose_variant(const Filter2D &filter, Form form, Algorithm algori
     const bool direct_level = level || (exact && boundary != Boundary::zero);
     // The block-parallel direct form of order 3, where the build has it (the GPU): 3 states a
     // dimension where sections carry 4, so a quarter fewer carries.
-    const bool block_direct = order == kBlockDirectOrder && is_tiled(algorithm) && !margin &&
-                              samples == SampleType::f32 &&
-                              lookup_variant(wanted(iir_key(algorithm, false, exact, direct_level),
-                                                    kBlockDirectOrder, device));
+    const bool block_direct =
+        order == kBlockDirectOrder && is_tiled(algorithm) && !margin && samples == SampleType::f32 &&
+        lookup_variant(wanted(iir_key(algorithm, false, exact, direct_level), kBlockDirectOrder, device));
     if (form == Form::automatic)
         form = order <= 2 || (block_direct && direct_form_accurate(filter.vertical) &&
                               direct_form_accurate(filter.horizontal))
@@ -333,7 +339,7 @@ std::optional<Realisation> tuned_for(const Filter2D &filter, Boundary boundary, 
     try {
         return parse_realisation(name, filter, boundary);
     } catch (const Error &) {
-        return std::nullopt;  // a table naming what this filter cannot run: today's choice
+        return std::nullopt;  // a table naming what this filter cannot run: the fixed choice
     }
 }
 
@@ -372,7 +378,7 @@ std::unique_ptr<RealisedPlan> chain_of(const std::optional<Realisation> &r, int 
     try {
         return std::make_unique<RealisedPlan>(*r, width, height, device, boundary);
     } catch (const Error &) {
-        return nullptr;  // a table naming what this build cannot run: today's choice
+        return nullptr;  // a table naming what this build cannot run: the fixed choice
     }
 }
 

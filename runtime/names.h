@@ -2,6 +2,7 @@
 // Option values that have a name on the command line and in the API: one table per enum serves
 // both directions, and the error lists what is accepted.
 #include <string>
+#include <vector>
 
 #include "cascade/error.h"
 
@@ -22,6 +23,14 @@ E parse_named(const std::string &text, const Named<E> (&table)[N], const char *w
         expected += (k == 0 ? "" : k + 1 == N ? " or " : ", ") + std::string(table[k].name);
     }
     throw Error(std::string("unknown ") + what + " '" + text + "' (expected " + expected + ")");
+}
+
+// Every name of the table, in its order: what a command line or a binding offers.
+template <typename E, size_t N>
+std::vector<std::string> names_of(const Named<E> (&table)[N]) {
+    std::vector<std::string> names;
+    for (const Named<E> &entry : table) names.push_back(entry.name);
+    return names;
 }
 
 template <typename E, size_t N>

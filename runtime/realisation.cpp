@@ -206,9 +206,10 @@ std::vector<TileSchedule> schedules_of(Algorithm algorithm, Device device) {
     std::vector<TileSchedule> schedules;
     if (!is_tiled(algorithm)) schedules.push_back({});
     for (const Variant &v : variants()) {
-        const bool ours = algorithm == Algorithm::rt ? v.key.family == Family::iir_rt
-                                                     : v.key.family == Family::iir_tiled &&
-                                                           algorithm_name(algorithm) == std::to_string(v.key.algorithm);
+        const bool ours = algorithm == Algorithm::rt
+                              ? v.key.family == Family::iir_rt
+                              : v.key.family == Family::iir_tiled &&
+                                    algorithm_name(algorithm) == std::to_string(v.key.algorithm);
         const TileSchedule s{v.tile, v.rows, v.autoscheduler, v.knobs};
         if (ours && v.device == device && (v.tile > 0 || !s.autoscheduler.empty() || !s.knobs.empty()) &&
             std::find(schedules.begin(), schedules.end(), s) == schedules.end())

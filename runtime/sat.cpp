@@ -9,6 +9,7 @@
 
 #include "cascade/error.h"
 #include "cascade/planes.h"
+#include "names.h"
 #include "pipeline_call.h"
 #include "sat_one_read.h"
 #include "sat_variant.h"
@@ -20,18 +21,13 @@ namespace cascade {
 
 namespace {
 
-struct AlgorithmName {
-    SatAlgorithm algorithm;
-    const char *name;
-};
-
-const AlgorithmName kNames[] = {{SatAlgorithm::automatic, "auto"},
-                                {SatAlgorithm::overlapped, "overlapped"},
-                                {SatAlgorithm::two_read, "2r1w"},
-                                {SatAlgorithm::one_read, "1r1w"},
-                                {SatAlgorithm::one_read_split, "1r1w-split"},
-                                {SatAlgorithm::naive, "naive"},
-                                {SatAlgorithm::strips, "strips"}};
+constexpr Named<SatAlgorithm> kNames[] = {{SatAlgorithm::automatic, "auto"},
+                                          {SatAlgorithm::overlapped, "overlapped"},
+                                          {SatAlgorithm::two_read, "2r1w"},
+                                          {SatAlgorithm::one_read, "1r1w"},
+                                          {SatAlgorithm::one_read_split, "1r1w-split"},
+                                          {SatAlgorithm::naive, "naive"},
+                                          {SatAlgorithm::strips, "strips"}};
 
 const char *type_suffix(halide_type_t t) {
     if (t == halide_type_of<float>()) return "f32";
@@ -84,17 +80,12 @@ std::string two_read_kind(long long width, long long height, Device device) {
 }
 
 SatAlgorithm parse_sat_algorithm(const std::string &text) {
-    for (const auto &n : kNames)
-        if (text == n.name) return n.algorithm;
-    throw Error("unknown SAT algorithm '" + text +
-                "' (expected auto, overlapped, 2r1w, 1r1w, 1r1w-split, naive or strips)");
+    return parse_named(text, kNames, "SAT algorithm");
 }
 
-const char *sat_algorithm_name(SatAlgorithm algorithm) {
-    for (const auto &n : kNames)
-        if (algorithm == n.algorithm) return n.name;
-    return "?";
-}
+const char *sat_algorithm_name(SatAlgorithm algorithm) { return name_of(algorithm, kNames); }
+
+std::vector<std::string> sat_algorithm_names() { return names_of(kNames); }
 
 SampleType sat_output_type(const RawImage &input) {
     if (input.type == SampleType::f32 || input.type == SampleType::f64) return SampleType::f32;

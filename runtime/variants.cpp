@@ -11,14 +11,18 @@ const char *device_name(Device device) { return device == Device::cuda ? "cuda" 
 
 namespace {
 
-bool asks_schedule(const VariantKey &key) { return key.tile > 0 || key.rows > 0 || !key.autoscheduler.empty() || !key.knobs.empty(); }
+bool asks_schedule(const VariantKey &key) {
+    return key.tile > 0 || key.rows > 0 || !key.autoscheduler.empty() || !key.knobs.empty();
+}
 
 bool has_schedule(const Variant &v, const VariantKey &wanted) {
     return asks_schedule(wanted) ? v.key.same_schedule(wanted) : !v.extra;
 }
 
 // What a lookup of `key` finds, whatever its order.
-bool matches(const Variant &v, const VariantKey &key) { return v.key.same_filter(key) && has_schedule(v, key); }
+bool matches(const Variant &v, const VariantKey &key) {
+    return v.key.same_filter(key) && has_schedule(v, key);
+}
 
 }  // namespace
 

@@ -15,9 +15,9 @@ start=$SECONDS
 # where the normal build tree (CASCADE_BUILD, default build) has generated them, they are linked
 # from there rather than generated again.
 prebuilt=""
-normal=${CASCADE_BUILD:-build}/generators
+normal=$(cd "${CASCADE_BUILD:-build}" 2>/dev/null && pwd)/generators
 if compgen -G "$normal/lib*.runtime.a" >/dev/null; then
-  prebuilt="-DCASCADE_PREBUILT_VARIANTS=$PWD/$normal"
+  prebuilt="-DCASCADE_PREBUILT_VARIANTS=$normal"
 fi
 CC=clang-14 CXX=clang++-14 cmake -S . -B "$build" -G Ninja -DCASCADE_CUDA=OFF -DCASCADE_PYTHON=OFF \
   -DCASCADE_COMPARISON_VARIANTS=ON -DCASCADE_SANITIZE='address;undefined' -DCASCADE_FUZZ=ON $prebuilt

@@ -37,7 +37,8 @@ inline std::string unbuilt(Algorithm algorithm) {
 }
 
 // The algorithms of `wanted` this build runs; why the others cannot run is added to `skipped`.
-inline std::vector<Algorithm> built_algorithms(std::initializer_list<Algorithm> wanted, std::string &skipped) {
+inline std::vector<Algorithm> built_algorithms(std::initializer_list<Algorithm> wanted,
+                                               std::string &skipped) {
     std::vector<Algorithm> out;
     for (Algorithm a : wanted) {
         const std::string why = unbuilt(a);

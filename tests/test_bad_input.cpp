@@ -581,7 +581,8 @@ TEST_F(BadInput, NanAndInfSamples) {
 // whose tables hold the image less its channel means, refuses them instead.
 TEST_F(BadInput, NanAndInfSamplesInTheLibrary) {
     std::string skipped;
-    const std::vector<Algorithm> algorithms = testing::built_algorithms({Algorithm::rt, Algorithm::a4, Algorithm::a6}, skipped);
+    const std::vector<Algorithm> algorithms =
+        testing::built_algorithms({Algorithm::rt, Algorithm::a4, Algorithm::a6}, skipped);
     const int W = 70, H = 45;
     const Image clean = testing::random_image(rng, W, H, 3);
     Image bad = clean;

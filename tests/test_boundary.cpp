@@ -245,7 +245,8 @@ TEST(BoundaryLevel, OnlyPolesNearOneRunAboutTheLevel) {
 // about the level (runtime/iir.cpp, alternation_gain) every algorithm keeps it to float32's rounding.
 TEST(BoundaryLevel, StrongAlternationGainKeepsAOneSampleImage) {
     std::string skipped;
-    const std::vector<Algorithm> algorithms = testing::built_algorithms({Algorithm::automatic, Algorithm::rt, Algorithm::a4, Algorithm::a6}, skipped);
+    const std::vector<Algorithm> algorithms = testing::built_algorithms(
+        {Algorithm::automatic, Algorithm::rt, Algorithm::a4, Algorithm::a6}, skipped);
     const RecursiveFilter f{4.8253951513210911,
                             {2.0180409549932303, 1.4461365398186206, 0.36121765650924009}};
     Image input(1, 1, 1);

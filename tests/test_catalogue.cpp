@@ -35,7 +35,8 @@ TEST(Catalogue, MalformedNamesAreRefused) {
                             "iir_a6_sections_t64_o2_cpu", "sat_2r1w_o0_cpu", "iir_a6_sections_t64r2_o2_cpu_x",
                             "blur_o1_cpu", "iir_a6_sections_vector16_scanshared_t64r2_o2_cpu"})
         EXPECT_THROW(VariantKey::parse(bad), std::invalid_argument) << bad;
-    const VariantKey k = VariantKey::parse("iir_a6_sections_exact_level_u8_t64r2_scanshared_vector16_o2_cuda");
+    const VariantKey k =
+        VariantKey::parse("iir_a6_sections_exact_level_u8_t64r2_scanshared_vector16_o2_cuda");
     EXPECT_EQ(k.family, Family::iir_tiled);
     EXPECT_EQ(k.algorithm, 6);
     EXPECT_TRUE(k.sections && k.exact && k.level);
@@ -61,8 +62,9 @@ bool missing_variant(const Error &e) {
 // The filters `auto` meets: Gaussians, B-splines, random filters of every order the catalogue
 // runs, real and complex poles, slow and fast.
 std::vector<RecursiveFilter> filters() {
-    std::vector<RecursiveFilter> out = {van_vliet_gaussian(0.8), van_vliet_gaussian(4), van_vliet_gaussian(30),
-                                        bspline_prefilter(3),    bspline_prefilter(5),  bspline_prefilter(9)};
+    std::vector<RecursiveFilter> out = {van_vliet_gaussian(0.8), van_vliet_gaussian(4),
+                                        van_vliet_gaussian(30),  bspline_prefilter(3),
+                                        bspline_prefilter(5),    bspline_prefilter(9)};
     auto rng = testing::rng_for_test();
     for (int order = 1; order <= 8; order++)
         for (double pole : {0.5, 0.95})
@@ -114,7 +116,8 @@ TEST(Catalogue, AutoRunsOnlyTheDefaultCatalogue) {
                                          std::to_string(f.order()) + " " + boundary_name(boundary);
                 try {
                     const LinePlan plan(f, 100003, 3, device, LineMethod::automatic, boundary);
-                    EXPECT_NE(plan.variant().catalogue, "comparison") << what << ": " << plan.variant().key.name();
+                    EXPECT_NE(plan.variant().catalogue, "comparison")
+                        << what << ": " << plan.variant().key.name();
                     planned++;
                 } catch (const Error &e) {
                     EXPECT_FALSE(missing_variant(e)) << what << ": " << e.what();

@@ -9,8 +9,8 @@
 #include "cascade/error.h"
 #include "cascade/gaussian.h"
 #include "cascade/iir.h"
-#include "cuda_support.h"
 #include "contract/tiled_layout.h"
+#include "cuda_support.h"
 #include "reference.h"
 #include "test_support.h"
 
@@ -152,7 +152,8 @@ int past_shared_chunks(int tile) { return 65 * TiledLayout::kChunk * tile + 7; }
 // explicit tiled algorithm says why it cannot.
 TEST_P(LongSideTest, TallAndWideImagesMatchTheReference) {
     std::string skipped;
-    const std::vector<Algorithm> algorithms = testing::built_algorithms({Algorithm::a4, Algorithm::a5, Algorithm::a6}, skipped);
+    const std::vector<Algorithm> algorithms =
+        testing::built_algorithms({Algorithm::a4, Algorithm::a5, Algorithm::a6}, skipped);
     auto rng = rng_for_test();
     const int past_shared = past_shared_chunks(CASCADE_TEST_IIR_TILE);
     for (Size size : {Size{5, past_shared}, Size{past_shared, 3}}) {
@@ -282,7 +283,9 @@ TEST(IirGpu, ExactDirectFormOfOrderThreeTakesLargerTilesOnWholeOnes) {
 // On the CPU, which has no block-parallel direct form of order 3, order 3 keeps its sections.
 TEST(IirCpu, OrderThreeKeepsItsSections) {
     const RecursiveFilter g4 = van_vliet_gaussian(4);
-    EXPECT_EQ(IirPlan(Filter2D{g4, g4}, 64, 64, Form::automatic, Algorithm::a6, Device::cpu).variant().key.computes(),
+    EXPECT_EQ(IirPlan(Filter2D{g4, g4}, 64, 64, Form::automatic, Algorithm::a6, Device::cpu)
+                  .variant()
+                  .key.computes(),
               "iir_a6_sections");
     EXPECT_THROW(IirPlan(Filter2D{g4, g4}, 64, 64, Form::direct, Algorithm::a6, Device::cpu), Error);
 }

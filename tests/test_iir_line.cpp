@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "cascade/error.h"
-#include "cuda_support.h"
 #include "contract/line_layout.h"
+#include "cuda_support.h"
 #include "line_filter.h"
 #include "reference.h"
 #include "strips.h"

@@ -8,12 +8,12 @@
 #include <thread>
 
 #include "cascade/cascade.h"
+#include "contract/register_budget.h"
 #include "cuda_support.h"
 #include "file_bytes.h"
 #include "io/image_io.h"
 #include "runtime/cuda/cuda_register_budget.h"
 #include "runtime/design/reference.h"
-#include "contract/register_budget.h"
 #include "test_support.h"
 
 #ifdef CASCADE_TEST_CUDA_RUNTIME
@@ -196,7 +196,8 @@ TEST(CudaApi, BlursTheCallersDeviceMemoryOnTheCallersStream) {
 // the host (schedules/rt_schedule.cpp), and so would a realisation's device-only intermediate.
 TEST(CudaApi, DeviceOnlyBuffersRunEveryAlgorithm) {
     std::string skipped;
-    const std::vector<Algorithm> algorithms = testing::built_algorithms({Algorithm::rt, Algorithm::a4, Algorithm::a6}, skipped);
+    const std::vector<Algorithm> algorithms =
+        testing::built_algorithms({Algorithm::rt, Algorithm::a4, Algorithm::a6}, skipped);
     std::string why;
     if (testing::cuda_unavailable(why)) GTEST_SKIP() << why;
     const int W = 77, H = 45;

@@ -186,14 +186,17 @@ const Variant &planned(const Filter2D &filter, Algorithm algorithm, Boundary bou
 TEST(Strips, AutomaticPicksStripsWhereTheyApply) {
     auto rng = rng_for_test();
     const RecursiveFilter f = random_stable_filter(rng, 3, 0.8, true);
-    EXPECT_STREQ(planned({f, f}, Algorithm::automatic, Boundary::none).key.computes().c_str(), "iir_strips_sections");
-    EXPECT_STRNE(planned({f, f}, Algorithm::automatic, Boundary::clamp).key.computes().c_str(), "iir_strips_sections");
+    EXPECT_STREQ(planned({f, f}, Algorithm::automatic, Boundary::none).key.computes().c_str(),
+                 "iir_strips_sections");
+    EXPECT_STRNE(planned({f, f}, Algorithm::automatic, Boundary::clamp).key.computes().c_str(),
+                 "iir_strips_sections");
     EXPECT_STRNE(planned({f, f}, Algorithm::automatic, Boundary::none, SampleType::u8).key.computes().c_str(),
                  "iir_strips_sections");
     RecursiveFilter slow;
     slow.gain = 0.001;
     slow.feedback = {-0.999};
-    EXPECT_STREQ(planned({slow, f}, Algorithm::automatic, Boundary::none).key.computes().c_str(), "iir_a6_sections");
+    EXPECT_STREQ(planned({slow, f}, Algorithm::automatic, Boundary::none).key.computes().c_str(),
+                 "iir_a6_sections");
 }
 
 TEST(Strips, RefusesWhatItCannotRunSayingWhy) {

@@ -348,8 +348,8 @@ TEST(Realisations, NamesParseBackAndBadNamesSayWhy) {
         EXPECT_TRUE(contains(message(bad, Boundary::none), "malformed schedule")) << bad;
 }
 
-// The other schedule knobs of a manifest's variants (catalogue/comparison.json: the CPU's vector width and grain,
-// the GPU's scan style, carry kernels and RT block) are candidates of their own, each run by its
+// The other schedule knobs of a manifest's variants (catalogue/comparison.json: the CPU's vector width and
+// grain, the GPU's scan style, carry kernels and RT block) are candidates of their own, each run by its
 // variant; EveryRealisationIsAsAccurateAsTheFixedChoice checks their results.
 TEST(TileSchedules, KnobVariantsAreCandidates) {
     const Filter2D g{van_vliet_gaussian(4), van_vliet_gaussian(4)};
@@ -357,7 +357,7 @@ TEST(TileSchedules, KnobVariantsAreCandidates) {
     for (const char *name : {"whole/rt/sections/vector=16,grain=2", "whole/6/sections/64x2+vector=4"}) {
         const Stage s = parse_realisation(name, g, Boundary::none).stages[0];
         const VariantKey variant = VariantKey::parse(s.algorithm == Algorithm::rt ? "iir_rt_sections_o2_cpu"
-                                                                                   : "iir_a6_sections_o2_cpu");
+                                                                                  : "iir_a6_sections_o2_cpu");
         if (!lookup_variant(wanted(variant, 2, Device::cpu, s.schedule)))
             GTEST_SKIP() << "this build's manifest (CASCADE_TUNING_MANIFEST) has no " << name;
         EXPECT_TRUE(listed(cpu, name)) << name;
@@ -411,8 +411,8 @@ TEST(TileSchedules, ExtraSchedulesMatchTheReference) {
         const bool exact = v.key.exact;
         const bool sections = v.key.sections;
         if (v.key.level || v.key.margin) continue;
-        const Algorithm algorithm = parse_algorithm(
-            v.key.family == Family::iir_rt ? "rt" : std::to_string(v.key.algorithm));
+        const Algorithm algorithm =
+            parse_algorithm(v.key.family == Family::iir_rt ? "rt" : std::to_string(v.key.algorithm));
         const int tile = v.tile > 0 ? v.tile : 16;  // RT's autoscheduled ones: no tile
         // v.order complex pairs (sections), or one real pole (the direct form of order 1).
         std::vector<std::complex<double>> poles = {0.7};
@@ -433,7 +433,8 @@ TEST(TileSchedules, ExtraSchedulesMatchTheReference) {
                 IirPlan(f, min_width - 1, min_height, sections ? Form::sections : Form::direct, algorithm,
                         Device::cpu, boundary, SampleType::f32, 0,
                         {v.tile, v.rows, v.autoscheduler, v.knobs});
-                ADD_FAILURE() << v.key.name() << " " << v.autoscheduler << " took an image past its estimates";
+                ADD_FAILURE() << v.key.name() << " " << v.autoscheduler
+                              << " took an image past its estimates";
             } catch (const Error &e) {
                 EXPECT_TRUE(contains(e.what(), "runs on images of at least")) << e.what();
             }
@@ -449,8 +450,7 @@ TEST(TileSchedules, ExtraSchedulesMatchTheReference) {
             EXPECT_LE(relative_l2(reference::plane(output, 0),
                                   reference::filter_2d(f, reference::plane(input, 0), boundary)),
                       1e-5)
-                << v.key.name() << " "
-                << width << "x" << height;
+                << v.key.name() << " " << width << "x" << height;
         }
     }
     if (extras == 0) GTEST_SKIP() << "this build's tuning manifest adds no CPU variant";
@@ -507,7 +507,9 @@ TEST(TuningTables, AutoFollowsTheTable) {
     const Filter2D g{van_vliet_gaussian(4), van_vliet_gaussian(4)};
     const Filter2D other{van_vliet_gaussian(6), van_vliet_gaussian(6)};
     const auto auto_variant = [](const Filter2D &f, int w, int h, Boundary b) {
-        return IirPlan(f, w, h, Form::automatic, Algorithm::automatic, Device::cpu, b).variant().key.computes();
+        return IirPlan(f, w, h, Form::automatic, Algorithm::automatic, Device::cpu, b)
+            .variant()
+            .key.computes();
     };
     TuningTable table;
     table.entries = {entry_for(g, Boundary::none, 100, 100, "whole/rt/sections"),

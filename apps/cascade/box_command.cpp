@@ -59,7 +59,7 @@ Command add_box_command(CLI::App &app) {
     cmd->add_option("--radius", args->radius, "Box radius R >= 0, an integer: the box is (2R+1)x(2R+1)")
         ->required();
     cmd->add_option("--boundary", args->boundary, "How the image continues past its edges (see below)")
-        ->check(CLI::IsMember({"none", "zero", "clamp", "periodic", "reflect", "mirror"}))
+        ->check(CLI::IsMember(boundary_names()))
         ->capture_default_str();
     return {cmd, [args] { report_memory(args->io.input, [&] { run(*args); }); }};
 }

@@ -35,7 +35,7 @@ SampleType output_type(const IoOptions &options) {
 
 void add_device_option(CLI::App &command, std::string &device) {
     command.add_option("--device", device, "Where to run: auto (CUDA when present), cpu or cuda")
-        ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
+        ->check(CLI::IsMember(device_choice_names()))
         ->capture_default_str();
 }
 
@@ -44,7 +44,7 @@ void add_filter_options(CLI::App &command, FilterOptions &options) {
         .add_option("--boundary", options.boundary,
                     "How the image continues past its edges: none (zero feedbacks), zero, clamp, periodic, "
                     "reflect (d c b a | a b c d) or mirror (d c b | a b c d); docs/boundaries.md")
-        ->check(CLI::IsMember({"none", "zero", "clamp", "periodic", "reflect", "mirror"}))
+        ->check(CLI::IsMember(boundary_names()))
         ->capture_default_str();
     command
         .add_option(
@@ -54,7 +54,7 @@ void add_filter_options(CLI::App &command, FilterOptions &options) {
             "comparison "
             "point, boundary none), strips (the CPU's row strips with overlapped column windows, boundary "
             "none); auto picks strips on the CPU where they apply, else 6")
-        ->check(CLI::IsMember({"auto", "rt", "2", "4", "5", "6", "strips"}))
+        ->check(CLI::IsMember(algorithm_names()))
         ->capture_default_str();
 }
 

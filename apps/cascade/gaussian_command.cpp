@@ -54,7 +54,7 @@ Command add_gaussian_command(CLI::App &app) {
         ->required();
     cmd->add_option("--method", args->method,
                     "Recursive approximation: vanvliet, deriche2, deriche4 or twoway")
-        ->check(CLI::IsMember({"vanvliet", "deriche2", "deriche4", "twoway"}))
+        ->check(CLI::IsMember(gaussian_method_names()))
         ->capture_default_str();
     add_filter_options(*cmd, args->how);
     return {cmd, [args] { report_memory(first_input(args->io), [&] { run(*args); }); }};

@@ -79,7 +79,7 @@ Command add_iir_command(CLI::App &app) {
                     "Run part of the filter: columns (down and up), rows (right and left), causal (down and "
                     "right) or anticausal (up and left, boundary none); parts run on algorithm rt, from "
                     "variants a tuning manifest builds (docs/tuning.md)")
-        ->check(CLI::IsMember({"all", "columns", "rows", "causal", "anticausal"}))
+        ->check(CLI::IsMember(passes_names()))
         ->capture_default_str();
     return {cmd, [args] { report_memory(first_input(args->io), [&] { run(*args); }); }};
 }

@@ -45,7 +45,7 @@ Command add_sat_command(CLI::App &app) {
         ->required();
     cmd->add_option("--algorithm", args->algorithm,
                     "auto, overlapped, 2r1w, 1r1w, 1r1w-split, naive or strips")
-        ->check(CLI::IsMember({"auto", "overlapped", "2r1w", "1r1w", "1r1w-split", "naive", "strips"}))
+        ->check(CLI::IsMember(sat_algorithm_names()))
         ->capture_default_str();
     cmd->add_flag("--exclusive", args->exclusive,
                   "Exclusive (H+1)x(W+1) table with a zero first row and column");

@@ -3,6 +3,7 @@
 // the AOT pipelines (the initial feedbacks of Nehab & Maximo 2016, docs/boundaries.md).
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace cascade {
 
@@ -13,6 +14,7 @@ namespace cascade {
 enum class Boundary { none, zero, clamp, periodic, reflect, mirror };
 
 Boundary parse_boundary(const std::string &text);  // the names above
+std::vector<std::string> boundary_names();         // every one, in the order above
 const char *boundary_name(Boundary boundary);
 
 // The sample of a line of n that position i (any integer) of the extension holds, or −1 where

@@ -1,6 +1,7 @@
 #pragma once
 // Where pipelines run.
 #include <string>
+#include <vector>
 
 namespace cascade {
 
@@ -23,6 +24,7 @@ const CudaInfo &cuda_info();
 enum class DeviceChoice { automatic, cpu, cuda };
 
 DeviceChoice parse_device_choice(const std::string &text);  // "auto", "cpu", "cuda"
+std::vector<std::string> device_choice_names();             // the same
 
 // Throws cascade::Error, saying why, when `cuda` is asked for and cannot be had.
 Device resolve_device(DeviceChoice choice);

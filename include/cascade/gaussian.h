@@ -15,6 +15,7 @@ enum class GaussianMethod { vanvliet, deriche2, deriche4, twoway };
 
 // "vanvliet", "deriche2", "deriche4", "twoway"
 GaussianMethod parse_gaussian_method(const std::string &text);
+std::vector<std::string> gaussian_method_names();
 const char *gaussian_method_name(GaussianMethod method);
 
 // van Vliet, Young & Verbeek 1998, 3rd order: one causal and one anticausal pass per dimension

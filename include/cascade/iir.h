@@ -7,6 +7,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "cascade/boundary.h"
 #include "cascade/device.h"
@@ -24,6 +25,7 @@ class PipelineCall;
 enum class Form { automatic, direct, sections };
 
 Form parse_form(const std::string &text);  // "auto", "direct", "sections"
+std::vector<std::string> form_names();
 
 // How the image is traversed: `rt`, one sequential scan per column then per row (the baseline);
 // `a4`, `a5`, `a6`, the block-parallel algorithms 4 and 5 of Nehab et al. 2011 and 6 of Nehab &
@@ -35,7 +37,8 @@ Form parse_form(const std::string &text);  // "auto", "direct", "sections"
 enum class Algorithm { automatic, rt, a2, a4, a5, a6, strips };
 
 Algorithm parse_algorithm(const std::string &text);  // "auto", "rt", "2", "4", "5", "6", "strips"
-const char *algorithm_name(Algorithm algorithm);     // the same names
+std::vector<std::string> algorithm_names();
+const char *algorithm_name(Algorithm algorithm);  // the same names
 
 // The schedule knobs of the block-parallel algorithms (2, 4, 5, 6): the tile size b and the GPU
 // threads per tile column. 0 takes the build's defaults; other values need a variant a tuning
@@ -62,7 +65,8 @@ struct TileSchedule {
 enum class Passes { all, columns, rows, causal, anticausal };
 
 Passes parse_passes(const std::string &text);  // "all", "columns", "rows", "causal", "anticausal"
-const char *passes_name(Passes passes);        // the same names
+std::vector<std::string> passes_names();
+const char *passes_name(Passes passes);  // the same names
 
 struct IirOptions {
     Boundary boundary = Boundary::none;

@@ -3,6 +3,7 @@
 #include <HalideRuntime.h>
 
 #include <string>
+#include <vector>
 
 #include "cascade/device.h"
 #include "cascade/image.h"
@@ -21,6 +22,7 @@ enum class SatAlgorithm {
 
 SatAlgorithm parse_sat_algorithm(const std::string &text);  // "auto", "overlapped", "2r1w", ...
 const char *sat_algorithm_name(SatAlgorithm algorithm);
+std::vector<std::string> sat_algorithm_names();
 
 struct SatOptions {
     SatAlgorithm algorithm = SatAlgorithm::automatic;

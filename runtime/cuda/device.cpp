@@ -55,15 +55,22 @@ const CudaInfo &cuda_info() {
 }  // namespace cascade
 
 #include "cascade/error.h"
+#include "names.h"
 
 namespace cascade {
 
+namespace {
+
+constexpr Named<DeviceChoice> kDeviceChoices[] = {
+    {DeviceChoice::automatic, "auto"}, {DeviceChoice::cpu, "cpu"}, {DeviceChoice::cuda, "cuda"}};
+
+}  // namespace
+
 DeviceChoice parse_device_choice(const std::string &text) {
-    if (text == "auto") return DeviceChoice::automatic;
-    if (text == "cpu") return DeviceChoice::cpu;
-    if (text == "cuda") return DeviceChoice::cuda;
-    throw Error("unknown device '" + text + "' (expected auto, cpu or cuda)");
+    return parse_named(text, kDeviceChoices, "device");
 }
+
+std::vector<std::string> device_choice_names() { return names_of(kDeviceChoices); }
 
 Device resolve_device(DeviceChoice choice) {
     if (choice == DeviceChoice::cpu) return Device::cpu;

@@ -237,6 +237,8 @@ MatrixXd trimmed(const MatrixXd &response) {
 
 Boundary parse_boundary(const std::string &text) { return parse_named(text, kBoundaries, "boundary"); }
 
+std::vector<std::string> boundary_names() { return names_of(kBoundaries); }
+
 const char *boundary_name(Boundary boundary) { return name_of(boundary, kBoundaries); }
 
 int64_t extended_index(Boundary boundary, int64_t i, int64_t n) {
