@@ -96,6 +96,8 @@ TEST(Catalogue, AutoRunsOnlyTheDefaultCatalogue) {
                         IirOptions options;
                         options.boundary = boundary;
                         if (!converts_samples({f, f}, options, samples, device)) continue;
+                        // Exact boundaries are built to 4 sections (catalogue/iir.json).
+                        if (boundary != Boundary::none && to_sections(f).size() > 4) continue;
                         try {
                             const IirPlan plan({f, f}, width, height, Form::automatic, Algorithm::automatic,
                                                device, boundary, samples);
