@@ -1,5 +1,5 @@
 # The CUDA side of `cascade bench`, built with nvcc. Optional: without a CUDA compiler everything
-# else builds, and the bench reports its CUDA cases as unavailable. Owned by the bench work.
+# else builds, and the bench reports its CUDA cases as unavailable.
 #
 # Defines, when found:
 # - cascade_cuda_support: device buffers, the copy and event timing (bench/baselines/cuda_support.h),

@@ -1,11 +1,18 @@
 #!/usr/bin/env bash
-# Installs what Cascade builds and tests with on Debian 12 (bookworm; python3-scipy for the
-# scipy agreement test; clang-14, its sanitizer and libFuzzer runtimes and llvm-14's symbolizer for
-# scripts/sanitize.sh; OpenCV for the bench's CPU baselines). Safe to run again.
+# Installs what Cascade builds and tests with on Debian 12 (bookworm). Safe to run again.
+#   scripts/install-deps.sh         everything: the library, the command line, the tests (python3-scipy
+#                                   for the scipy agreement test), the sanitizer build (clang-14, its
+#                                   sanitizer and libFuzzer runtimes, llvm-14's symbolizer) and the
+#                                   bench's OpenCV baselines
+#   scripts/install-deps.sh build   what the library and the command line need, and GoogleTest, which
+#                                   configuring looks for
 set -euo pipefail
 packages=(cmake ninja-build g++ pkg-config libhalide14-0-dev libcli11-dev libeigen3-dev
-          libpng-dev libtiff-dev zlib1g-dev libgtest-dev python3-scipy python3-dev pybind11-dev libdlpack-dev python3-pytest
-          clang-14 libclang-rt-14-dev llvm-14 libopencv-dev nlohmann-json3-dev)
+          libpng-dev libtiff-dev zlib1g-dev libgtest-dev nlohmann-json3-dev)
+if [ "${1:-all}" != build ]; then
+  packages+=(python3-scipy python3-dev pybind11-dev libdlpack-dev python3-pytest
+             clang-14 libclang-rt-14-dev llvm-14 libopencv-dev)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
