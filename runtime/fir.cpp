@@ -42,8 +42,8 @@ FirPlan::FirPlan(const SeparableFir &fir, Device device, Boundary extension, Fir
                     boundary_name(extension));
     }
     variant_ = &find_variant(wanted(key, radius, device));
-    vertical_ = padded(fir.vertical, variant_->order);
-    horizontal_ = padded(fir.horizontal, variant_->order);
+    vertical_ = padded(fir.vertical, variant_->key.order);
+    horizontal_ = padded(fir.horizontal, variant_->key.order);
     vertical_buffer_ = Halide::Runtime::Buffer<float>(vertical_.data(), int(vertical_.size()));
     horizontal_buffer_ = Halide::Runtime::Buffer<float>(horizontal_.data(), int(horizontal_.size()));
     // A CUDA pipeline copies an input to the device only when it is marked host-dirty.

@@ -33,7 +33,7 @@ public:
             FirEdges edges = FirEdges::extended);
 
     // How far past the edges it reads: the variant's radius.
-    int radius() const { return variant_->order; }
+    int radius() const { return variant_->key.order; }
 
     // On W×H×C float32 buffers where the caller keeps them (host, or device for a CUDA plan):
     // results stay where the pipeline leaves them.

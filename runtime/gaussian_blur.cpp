@@ -86,8 +86,8 @@ const Variant &two_way_variant(const TwoWayGaussian &g, Device device, Boundary 
     const Variant &generic = find_variant(wanted(key, sections, device));
     key.kind = "first_order_last";
     const Variant *first_order_last = lookup_variant(wanted(key, sections, device));
-    if (first_order_last && first_order_last->order == generic.order &&
-        two_way_coefficients(g, generic.order)[3 * generic.order - 1] == 0.0f)
+    if (first_order_last && first_order_last->key.order == generic.key.order &&
+        two_way_coefficients(g, generic.key.order)[3 * generic.key.order - 1] == 0.0f)
         return *first_order_last;
     return generic;
 }
@@ -104,9 +104,9 @@ Halide::Runtime::Buffer<float> edge_buffer(TwoWayEdgeWeights &edges, int states)
 
 TwoWayPlan::TwoWayPlan(const TwoWayGaussian &g, Device device, int width, int height, Boundary boundary)
     : variant_(&two_way_variant(g, device, boundary)),
-      coefficients_(two_way_coefficients(g, variant_->order)),
+      coefficients_(two_way_coefficients(g, variant_->key.order)),
       kernel_(g.kernel.begin(), g.kernel.end()),
-      coefficient_buffer_(coefficients_.data(), 3, variant_->order),
+      coefficient_buffer_(coefficients_.data(), 3, variant_->key.order),
       kernel_buffer_(kernel_.data(), int(kernel_.size())),
       width_(width),
       height_(height),
@@ -118,8 +118,8 @@ TwoWayPlan::TwoWayPlan(const TwoWayGaussian &g, Device device, int width, int he
     if (!two_way_exact(boundary)) return;
     edges_y_ = two_way_edges(coefficients_, height, boundary);
     edges_x_ = two_way_edges(coefficients_, width, boundary);
-    edges_y_buffer_ = edge_buffer(edges_y_, 2 * variant_->order);
-    edges_x_buffer_ = edge_buffer(edges_x_, 2 * variant_->order);
+    edges_y_buffer_ = edge_buffer(edges_y_, 2 * variant_->key.order);
+    edges_x_buffer_ = edge_buffer(edges_x_, 2 * variant_->key.order);
 }
 
 void TwoWayPlan::run(halide_buffer_t *input, halide_buffer_t *output) {

@@ -56,6 +56,18 @@ const char *algorithm_name(Algorithm algorithm) { return name_of(algorithm, kAlg
 
 Passes parse_passes(const std::string &text) { return parse_named(text, kPasses, "passes"); }
 
+VariantKey iir_key(Algorithm algorithm, bool sections, bool exact, bool level) {
+    VariantKey key;
+    key.family = algorithm == Algorithm::rt       ? Family::iir_rt
+                 : algorithm == Algorithm::strips ? Family::iir_strips
+                                                  : Family::iir_tiled;
+    if (key.family == Family::iir_tiled) key.algorithm = std::stoi(algorithm_name(algorithm));
+    key.sections = sections || key.family == Family::iir_strips;
+    key.exact = exact;
+    key.level = level;
+    return key;
+}
+
 std::vector<std::string> form_names() { return names_of(kForms); }
 
 std::vector<std::string> algorithm_names() { return names_of(kAlgorithms); }
@@ -168,20 +180,6 @@ struct VariantChoice {
     int overlap = -1;    // strips: rows each strip's column window reaches past it
 };
 
-// The keys of the 2D recursive filters' variants: the block-parallel algorithm's (rt and strips
-// are families of their own), the form, and what the boundary asks for.
-VariantKey iir_key(Algorithm algorithm, bool sections, bool exact = false, bool level = false) {
-    VariantKey key;
-    key.family = algorithm == Algorithm::rt       ? Family::iir_rt
-                 : algorithm == Algorithm::strips ? Family::iir_strips
-                                                  : Family::iir_tiled;
-    if (key.family == Family::iir_tiled) key.algorithm = std::stoi(algorithm_name(algorithm));
-    key.sections = sections || key.family == Family::iir_strips;
-    key.exact = exact;
-    key.level = level;
-    return key;
-}
-
 // The overlap of the column passes as the strips run them, or −1 where they do not apply.
 int column_overlap(const Filter2D &filter) {
     return strips_overlap(variant_sections(filter.vertical, false, int(to_sections(filter.vertical).size())));
@@ -266,9 +264,7 @@ VariantChoice choose_variant(const Filter2D &filter, Form form, Algorithm algori
     VariantChoice choice;
     choice.algorithm = algorithm;
     choice.direct = form == Form::direct;
-    if (algorithm == Algorithm::rt) {
-        if (passes != Passes::all) choice.key.passes = passes_name(passes);
-    } else if (algorithm == Algorithm::strips) {
+    if (algorithm == Algorithm::strips) {
         if (choice.direct && order > 2)
             throw Error("the direct form of order " + std::to_string(order) +
                         " runs only with --algorithm rt; algorithm strips uses sections");
@@ -277,7 +273,7 @@ VariantChoice choose_variant(const Filter2D &filter, Form form, Algorithm algori
         if (choice.overlap < 0)
             throw Error("the vertical filter's response fades too slowly for algorithm strips (past " +
                         std::to_string(kStripsMaxOverlap) + " rows); use algorithm 6");
-    } else {
+    } else if (algorithm != Algorithm::rt) {
         // The block-parallel direct form is built for order 1 (and on the GPU for order 3); order
         // 2 is one section of order 2.
         if (choice.direct && order > 2 && !block_direct)
@@ -287,9 +283,8 @@ VariantChoice choose_variant(const Filter2D &filter, Form form, Algorithm algori
         if (order == 2 || margin) choice.direct = false;
     }
     choice.level = choice.direct && block_direct ? direct_level : level;
-    const std::string passes_key = choice.key.passes;
     choice.key = iir_key(algorithm, !choice.direct, exact, choice.level);
-    choice.key.passes = passes_key;
+    if (passes != Passes::all) choice.key.passes = passes_name(passes);
     // Built for Deriche's all-pole passes (order 2, 2 sections): reading through the margin costs.
     choice.key.margin = margin;
     if (samples == SampleType::u8) choice.key.samples = "u8";
@@ -426,8 +421,9 @@ TileSchedule exact_schedule(const VariantChoice &choice, Boundary boundary, Devi
         choice.algorithm != Algorithm::a6 || !choice.direct || choice.needed != 3)
         return schedule;
     const Variant *none = lookup_variant(wanted(iir_key(Algorithm::a6, false), 3, device));
-    if (!none || none->tile <= 0 || width % none->tile != 0 || height % none->tile != 0) return schedule;
-    const TileSchedule whole{none->tile, none->rows, "", ""};
+    if (!none || none->key.tile <= 0 || width % none->key.tile != 0 || height % none->key.tile != 0)
+        return schedule;
+    const TileSchedule whole{none->key.tile, none->key.rows, "", ""};
     return lookup_variant(wanted(choice.key, choice.needed, device, whole)) ? whole : schedule;
 }
 
@@ -469,18 +465,18 @@ IirPlan::IirPlan(const Filter2D &whole, int width, int height, Form form, Algori
                     " has no tile schedule; tile and rows apply to algorithms 2, 4, 5 and 6");
     if (margin == 0) schedule = exact_schedule(choice, boundary, device, width, height, schedule);
     variant_ = &find_variant(wanted(choice.key, choice.needed, device, schedule));
-    if (!fits(algorithm, device, width, height, variant_->tile))
+    if (!fits(algorithm, device, width, height, variant_->key.tile))
         throw Error(std::string("algorithm ") + algorithm_name(algorithm) + " on the GPU takes at most " +
                     std::to_string(TiledLayout::kMostGpuTiles) + " tiles of " +
-                    std::to_string(variant_->tile) +
+                    std::to_string(variant_->key.tile) +
                     " samples along a dimension; algorithms rt and 2 take larger images");
     if (const auto [min_width, min_height] = minimum_size(*variant_);
         width < min_width || height < min_height)
         throw Error("the variant scheduled by " + schedule.autoscheduler + " runs on images of at least " +
                     std::to_string(min_width) + "x" + std::to_string(min_height) +
                     " (the autoscheduler's estimates)");
-    const auto vertical = variant_sections(filter.vertical, choice.direct, variant_->order);
-    const auto horizontal = variant_sections(filter.horizontal, choice.direct, variant_->order);
+    const auto vertical = variant_sections(filter.vertical, choice.direct, variant_->key.order);
+    const auto horizontal = variant_sections(filter.horizontal, choice.direct, variant_->key.order);
     require_stable_in_float(vertical, choice.direct);
     require_stable_in_float(horizontal, choice.direct);
     add_filter_scalars(scalars_, vertical, "gain_y", "feedback_y_");
@@ -506,12 +502,12 @@ IirPlan::IirPlan(const Filter2D &whole, int width, int height, Form form, Algori
             scalars_["margin_clamped"] = boundary == Boundary::clamp ? 1.0f : 0.0f;
         }
         edges_ = std::make_unique<Edges>();
-        const int tile = tiled ? variant_->tile : 0;
+        const int tile = tiled ? variant_->key.tile : 0;
         edges_->y = std::make_unique<EdgeTables>(vertical_tables, height, boundary, tile);
         edges_->x = std::make_unique<EdgeTables>(horizontal_tables, width, boundary, tile);
     }
     if (tiled) {
-        const int b = variant_->tile;  // the variant's tile size; the pipeline checks the tables' shape
+        const int b = variant_->key.tile;  // the variant's tile size; the pipeline checks the tables' shape
         tables_ = std::make_unique<Tables>();
         tables_->vertical = tiled_table(vertical_tables, b, height);
         tables_->horizontal = tiled_table(horizontal_tables, b, width);

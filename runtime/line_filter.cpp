@@ -149,11 +149,11 @@ LinePlan::LinePlan(const RecursiveFilter &filter, int64_t length, int algorithm,
         strips_ = variant_ != nullptr;
     }
     if (strips_) {
-        add_filter_scalars(call_->scalars, as_run(filter, variant_->order), "gain", "feedback_");
+        add_filter_scalars(call_->scalars, as_run(filter, variant_->key.order), "gain", "feedback_");
         return;
     }
     variant_ = &find_variant(wanted(line_key(Family::iir_line, filter, algorithm), count, device));
-    const std::vector<RecursiveFilter> sections = as_run(filter, variant_->order);
+    const std::vector<RecursiveFilter> sections = as_run(filter, variant_->key.order);
     add_filter_scalars(call_->scalars, sections, "gain", "feedback_");
     call_->table = line_table(sections, CASCADE_LINE_BLOCK, CASCADE_LINE_CHUNK, CASCADE_LINE_LEVELS, length);
     const int K = int(sections.size()) * sections[0].order();

@@ -206,12 +206,10 @@ std::vector<TileSchedule> schedules_of(Algorithm algorithm, Device device) {
     std::vector<TileSchedule> schedules;
     if (!is_tiled(algorithm)) schedules.push_back({});
     for (const Variant &v : variants()) {
-        const bool ours = algorithm == Algorithm::rt
-                              ? v.key.family == Family::iir_rt
-                              : v.key.family == Family::iir_tiled &&
-                                    algorithm_name(algorithm) == std::to_string(v.key.algorithm);
-        const TileSchedule s{v.tile, v.rows, v.autoscheduler, v.knobs};
-        if (ours && v.device == device && (v.tile > 0 || !s.autoscheduler.empty() || !s.knobs.empty()) &&
+        const VariantKey k = iir_key(algorithm, false);
+        const bool ours = v.key.family == k.family && v.key.algorithm == k.algorithm;
+        const TileSchedule s = v.schedule();
+        if (ours && v.device == device && (s.tile > 0 || !s.autoscheduler.empty() || !s.knobs.empty()) &&
             std::find(schedules.begin(), schedules.end(), s) == schedules.end())
             schedules.push_back(s);
     }
@@ -254,7 +252,7 @@ std::pair<int, int> smallest_image(const Realisation &realisation) {
     std::pair<int, int> size{1, 1};
     for (const Stage &s : realisation.stages)
         for (const Variant &v : variants())
-            if (!s.schedule.autoscheduler.empty() && v.autoscheduler == s.schedule.autoscheduler) {
+            if (!s.schedule.autoscheduler.empty() && v.key.autoscheduler == s.schedule.autoscheduler) {
                 const auto [width, height] = minimum_size(v);
                 size = {std::max(size.first, width), std::max(size.second, height)};
             }

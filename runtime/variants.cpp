@@ -39,7 +39,8 @@ VariantKey wanted(VariantKey key, int order, Device device, const TileSchedule &
 const Variant *lookup_variant(const VariantKey &key) {
     const Variant *best = nullptr;
     for (const Variant &v : variants())
-        if (matches(v, key) && v.order >= key.order && (!best || v.order < best->order)) best = &v;
+        if (matches(v, key) && v.key.order >= key.order && (!best || v.key.order < best->key.order))
+            best = &v;
     return best;
 }
 
@@ -49,7 +50,7 @@ const Variant &find_variant(const VariantKey &key) {
     if (const Variant *best = lookup_variant(key)) return *best;
     std::ostringstream built;
     for (const Variant &v : variants())
-        if (matches(v, key)) built << (built.tellp() > 0 ? ", " : "") << v.order;
+        if (matches(v, key)) built << (built.tellp() > 0 ? ", " : "") << v.key.order;
     std::ostringstream msg;
     msg << "no " << key.device << " variant of " << key.computes();
     if (!key.autoscheduler.empty()) msg << " scheduled by " << key.autoscheduler;
@@ -66,7 +67,7 @@ const Variant &find_variant(const VariantKey &key) {
 
 std::pair<int, int> minimum_size(const Variant &variant) {
     std::pair<int, int> size{1, 1};
-    if (variant.autoscheduler.empty()) return size;
+    if (variant.key.autoscheduler.empty()) return size;
     const halide_filter_metadata_t *meta = variant.metadata();
     for (int k = 0; k < meta->num_arguments; k++) {
         const halide_filter_argument_t &a = meta->arguments[k];

@@ -18,12 +18,10 @@ struct Variant {
     std::string catalogue;     // the manifest that lists it: iir, base, comparison, a tuning manifest's name
     int (*call)(void **args);  // Halide's _argv entry point
     const halide_filter_metadata_t *(*metadata)();
-    // Read from the key, for the plans.
-    int order = 0;  // the order the variant holds: the direct form's order, the sections' count
-    Device device = Device::cpu;
-    int tile = 0, rows = 0;     // the block-parallel variants' tile size b and GPU threads per column
-    std::string autoscheduler;  // scheduled by this Halide autoscheduler; "": by hand
-    std::string knobs;          // the other schedule knobs: "scan=shared,vector=16"
+    Device device = Device::cpu;  // the key's device, as the runtime names it
+
+    // The knobs of its schedule, as a plan asks for them.
+    TileSchedule schedule() const { return {key.tile, key.rows, key.autoscheduler, key.knobs}; }
 };
 
 // The smallest image {width, height} the variant runs on: an autoscheduled one assumes its
@@ -33,6 +31,11 @@ std::pair<int, int> minimum_size(const Variant &variant);
 
 // Every variant of this build (generated from the catalogue).
 const std::vector<Variant> &variants();
+
+// The key of a 2D recursive filter's variants run by `algorithm` (rt and strips are families of
+// their own), in the form and with the boundary handling asked for; order, device and schedule
+// left for wanted().
+VariantKey iir_key(Algorithm algorithm, bool sections, bool exact = false, bool level = false);
 
 // `key` (its order, device and schedule left as they are) asked for at least `order` on `device`
 // with `schedule`; the default schedule {} stands for the build's own.

@@ -30,8 +30,9 @@ inline bool cuda_unavailable(std::string &why) {
 // only the schedules of algorithm 4 that the shipped tables run).
 inline std::string unbuilt(Algorithm algorithm) {
     if (algorithm != Algorithm::a2 && algorithm != Algorithm::a4 && algorithm != Algorithm::a5) return "";
+    const VariantKey comparison_only = iir_key(Algorithm::a2, false);
     for (const Variant &v : variants())
-        if (v.key.family == Family::iir_tiled && v.key.algorithm == 2) return "";
+        if (v.key.family == comparison_only.family && v.key.algorithm == comparison_only.algorithm) return "";
     return std::string("algorithm ") + algorithm_name(algorithm) +
            " is in the comparison catalogue, which this build leaves out (-DCASCADE_COMPARISON_VARIANTS=ON)";
 }

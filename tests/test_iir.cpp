@@ -243,8 +243,8 @@ TEST(IirGpu, DirectFormOfOrderThreeRunsOnItsOwnTiles) {
     const Filter2D filter{van_vliet_gaussian(4), van_vliet_gaussian(3)};
     const IirPlan plan(filter, 64, 64, Form::automatic, Algorithm::a6, Device::cuda);
     EXPECT_EQ(plan.variant().key.computes(), "iir_a6");
-    EXPECT_EQ(plan.variant().order, 3);
-    EXPECT_EQ(plan.variant().tile, CASCADE_TEST_DIRECT3_TILE);
+    EXPECT_EQ(plan.variant().key.order, 3);
+    EXPECT_EQ(plan.variant().key.tile, CASCADE_TEST_DIRECT3_TILE);
     const int b = CASCADE_TEST_DIRECT3_TILE, past_shared = past_shared_chunks(b);
     auto rng = rng_for_test();
     for (Size size : {Size{2 * b, 3 * b}, Size{b + 1, b - 1}, Size{5, past_shared}, Size{past_shared, 3}}) {
@@ -272,8 +272,8 @@ TEST(IirGpu, ExactDirectFormOfOrderThreeTakesLargerTilesOnWholeOnes) {
             const bool whole = size.width % b == 0 && size.height % b == 0;
             const IirPlan plan(filter, size.width, size.height, Form::automatic, Algorithm::a6, Device::cuda,
                                boundary);
-            EXPECT_EQ(plan.variant().order, 3);
-            EXPECT_EQ(plan.variant().tile, whole ? b : CASCADE_TEST_IIR_TILE)
+            EXPECT_EQ(plan.variant().key.order, 3);
+            EXPECT_EQ(plan.variant().key.tile, whole ? b : CASCADE_TEST_IIR_TILE)
                 << boundary_name(boundary) << " " << size.width << "x" << size.height;
             expect_automatic_a6_on_gpu(rng, filter, boundary, size);
         }

@@ -364,7 +364,7 @@ TEST(TileSchedules, KnobVariantsAreCandidates) {
         const auto calls =
             realisation_variants(parse_realisation(name, g, Boundary::none), Device::cpu, Boundary::none);
         ASSERT_EQ(calls.size(), 1u);
-        EXPECT_EQ(calls[0]->knobs, s.schedule.knobs) << name;
+        EXPECT_EQ(calls[0]->key.knobs, s.schedule.knobs) << name;
     }
 }
 
@@ -413,12 +413,12 @@ TEST(TileSchedules, ExtraSchedulesMatchTheReference) {
         if (v.key.level || v.key.margin) continue;
         const Algorithm algorithm =
             parse_algorithm(v.key.family == Family::iir_rt ? "rt" : std::to_string(v.key.algorithm));
-        const int tile = v.tile > 0 ? v.tile : 16;  // RT's autoscheduled ones: no tile
-        // v.order complex pairs (sections), or one real pole (the direct form of order 1).
+        const int tile = v.key.tile > 0 ? v.key.tile : 16;  // RT's autoscheduled ones: no tile
+        // v.key.order complex pairs (sections), or one real pole (the direct form of order 1).
         std::vector<std::complex<double>> poles = {0.7};
         if (sections) {
             poles.clear();
-            for (int k = 0; k < v.order; k++) {
+            for (int k = 0; k < v.key.order; k++) {
                 poles.push_back(std::polar(0.5 + 0.1 * k, 0.4 + 0.5 * k));
                 poles.push_back(std::conj(poles.back()));
             }
@@ -431,10 +431,8 @@ TEST(TileSchedules, ExtraSchedulesMatchTheReference) {
             sizes = {{min_width, min_height + 3}, {min_width + 17, min_height}};
             try {
                 IirPlan(f, min_width - 1, min_height, sections ? Form::sections : Form::direct, algorithm,
-                        Device::cpu, boundary, SampleType::f32, 0,
-                        {v.tile, v.rows, v.autoscheduler, v.knobs});
-                ADD_FAILURE() << v.key.name() << " " << v.autoscheduler
-                              << " took an image past its estimates";
+                        Device::cpu, boundary, SampleType::f32, 0, v.schedule());
+                ADD_FAILURE() << v.key.name() << " took an image past its estimates";
             } catch (const Error &e) {
                 EXPECT_TRUE(contains(e.what(), "runs on images of at least")) << e.what();
             }
@@ -444,7 +442,7 @@ TEST(TileSchedules, ExtraSchedulesMatchTheReference) {
             Image output(width, height, 1);
             std::fill(output.data.begin(), output.data.end(), kPoison);
             IirPlan plan(f, width, height, sections ? Form::sections : Form::direct, algorithm, Device::cpu,
-                         boundary, SampleType::f32, 0, {v.tile, v.rows, v.autoscheduler, v.knobs});
+                         boundary, SampleType::f32, 0, v.schedule());
             ASSERT_EQ(&plan.variant(), &v) << v.key.name();
             plan.run(input, output);
             EXPECT_LE(relative_l2(reference::plane(output, 0),
