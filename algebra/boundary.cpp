@@ -1,5 +1,7 @@
 #include "boundary.h"
 
+#include "algebra/samples.h"
+
 namespace cascade {
 
 using namespace Halide;
@@ -10,7 +12,7 @@ namespace {
 Expr sample(Func f, Dim dim, Expr position, Expr across, Expr c, Expr extent) {
     Expr p = clamp(position, 0, extent - 1);
     Expr value = dim == Dim::y ? f(across, p, c) : f(p, across, c);
-    return select(position >= 0 && position < extent, value, 0.0f);
+    return select(position >= 0 && position < extent, value, 0);
 }
 
 }  // namespace
@@ -75,7 +77,7 @@ Func image_level(Func samples, Expr width, Expr height) {
     RDom r(0, grid, 0, grid, "level_grid");
     Func level("level");
     // Each sample scaled by 1/64 (exact) as it is added: the sum is the mean.
-    level(c) = 0.0f;
+    level(c) = Internal::make_zero(samples.output_types()[0]);
     level(c) += samples(r.x * (width - 1) / (grid - 1), r.y * (height - 1) / (grid - 1), c) *
                 (1.0f / float(grid * grid));
     return level;
@@ -101,8 +103,8 @@ Func exact_feedbacks(const std::string &name, const std::vector<Func> &causal,
         for (int m = 0; m < q; m++) observed.push_back(sample(f, dim, Expr(m), across, c, extent));
     observed.push_back(sample(input, dim, 0, across, c, extent));
     observed.push_back(sample(input, dim, extent - 1, across, c, extent));
-    Expr sum = 0.0f;
-    for (size_t j = 0; j < observed.size(); j++) sum += tables.matrix(int(j), s) * observed[j];
+    Expr sum;
+    for (size_t j = 0; j < observed.size(); j++) sum = plus(sum, tables.matrix(int(j), s) * observed[j]);
     Func feedbacks(name);
     feedbacks(s, across, c) = sum;
     return feedbacks;
@@ -117,10 +119,10 @@ CorrectedLines add_boundary_correction(Func out, Func in, Func feedbacks, const 
         return dim == Dim::y ? std::vector<Expr>{x, position, c} : std::vector<Expr>{position, y, c};
     };
     RDom start(0, tables.start_rows, out.name() + "_start"), end(0, tables.end_rows, out.name() + "_end");
-    Expr from_start = 0.0f, from_end = 0.0f;
+    Expr from_start, from_end;
     for (int k = 0; k < K; k++) {
-        from_start += tables.start(k, start.x) * feedbacks(k, across, c);
-        from_end += tables.end(k, end.x) * feedbacks(K + k, across, c);
+        from_start = plus(from_start, tables.start(k, start.x) * feedbacks(k, across, c));
+        from_end = plus(from_end, tables.end(k, end.x) * feedbacks(K + k, across, c));
     }
     out(at(start.x)) += from_start;
     out(at(extent - 1 - end.x)) += from_end;

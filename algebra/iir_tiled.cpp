@@ -27,7 +27,7 @@ struct Carries {
 Carries zero_boundary_carries(Func completed, int K) {
     Var i("i"), s("s"), t("t"), c("c");
     Func before(completed.name() + "_before"), after(completed.name() + "_after");
-    before(i, s, t, c) = select(t > 0, completed(i, s, max(t - 1, 0), c), 0.0f);
+    before(i, s, t, c) = select(t > 0, completed(i, s, max(t - 1, 0), c), 0);
     after(i, s, t, c) = completed(i, K + s, t, c);
     return {[=](Expr i, Expr s, Expr t, Expr c) { return before(i, s, t, c); },
             [=](Expr i, Expr s, Expr t, Expr c) { return after(i, s, t, c); },
@@ -44,21 +44,22 @@ Func exact_feedbacks(const std::string &name, Func completed, Func p_incomplete,
     const int K = L.K;
     std::vector<Expr> observed;
     for (int j = 0; j < K; j++) {
-        Expr carried = 0.0f;
+        Expr carried;
         for (int k = 0; k < K; k++)
-            carried += entry(table, k, L.mf_last() + j) * completed(i, k, max(tiles - 2, 0), c);
-        observed.push_back(select(tiles >= 2, carried, 0.0f) + p_incomplete(i, j, tiles - 1, c));
+            carried = plus(carried, entry(table, k, L.mf_last() + j) * completed(i, k, max(tiles - 2, 0), c));
+        observed.push_back(select(tiles >= 2, carried, 0) + p_incomplete(i, j, tiles - 1, c));
     }
     // E(0) enters tile 0 from tile 1; with one tile there is none.
     for (int j = 0; j < K; j++) {
-        Expr after = 0.0f;
-        for (int k = 0; k < K; k++) after += entry(table, k, L.mr() + j) * completed(i, K + k, 0, c);
-        observed.push_back(e_incomplete(i, j, 0, c) + select(tiles >= 2, after, 0.0f));
+        Expr after;
+        for (int k = 0; k < K; k++)
+            after = plus(after, entry(table, k, L.mr() + j) * completed(i, K + k, 0, c));
+        observed.push_back(e_incomplete(i, j, 0, c) + select(tiles >= 2, after, 0));
     }
     observed.push_back(first(i, c));
     observed.push_back(last(i, c));
-    Expr sum = 0.0f;
-    for (size_t j = 0; j < observed.size(); j++) sum += matrix(int(j), s) * observed[j];
+    Expr sum;
+    for (size_t j = 0; j < observed.size(); j++) sum = plus(sum, matrix(int(j), s) * observed[j]);
     Func feedbacks(name);
     feedbacks(s, i, c) = sum;
     return feedbacks;
@@ -78,16 +79,16 @@ Carries exact_carries(Func completed, Func feedbacks, const TiledEdges &edges, i
     Func start = edges.start, end = edges.end;
     const Expr start_tiles = edges.start_tiles, end_tiles = edges.end_tiles;
     auto from_start = [=](Expr i, Expr s, Expr t, Expr c, int column) {
-        Expr sum = 0.0f;
+        Expr sum;
         Expr row = clamp(t, 0, start_tiles - 1) * K + s;
-        for (int k = 0; k < K; k++) sum += start(column + k, row) * feedbacks(k, i, c);
-        return select(t < start_tiles, sum, 0.0f);
+        for (int k = 0; k < K; k++) sum = plus(sum, start(column + k, row) * feedbacks(k, i, c));
+        return select(t < start_tiles, sum, 0);
     };
     auto from_end = [=](Expr i, Expr s, Expr t, Expr c) {
-        Expr u = tiles - 2 - t, sum = 0.0f;
+        Expr u = tiles - 2 - t, sum;
         Expr row = clamp(u, 0, end_tiles - 1) * K + s;
-        for (int k = 0; k < K; k++) sum += end(k, row) * feedbacks(K + k, i, c);
-        return select(u < end_tiles, sum, 0.0f);
+        for (int k = 0; k < K; k++) sum = plus(sum, end(k, row) * feedbacks(K + k, i, c));
+        return select(u < end_tiles, sum, 0);
     };
     Var i("i"), s("s"), k("k"), c("c"), t("t");
     {
@@ -109,7 +110,7 @@ Carries exact_carries(Func completed, Func feedbacks, const TiledEdges &edges, i
     auto corrected = [=](Expr i, Expr s, Expr t, Expr c) {
         Expr u = tiles - 2 - t;
         Expr at = clamp(select(t < start_tiles, t, start_tiles + u), 0, start_tiles + end_tiles - 1);
-        return select(t < start_tiles || (u >= 0 && u < end_tiles), correction(i, s, at, c), 0.0f);
+        return select(t < start_tiles || (u >= 0 && u < end_tiles), correction(i, s, at, c), 0);
     };
     Func before(completed.name() + "_before"), after(completed.name() + "_after");
     Expr previous = max(t - 1, 0);
@@ -193,7 +194,7 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
         at_x = x;
         at_y = y;
     }
-    Expr sample = select(inside, gains * (working(at_x, at_y, c) - level), 0.0f);
+    Expr sample = select(inside, gains * (working(at_x, at_y, c) - level), 0);
     if (f.full.defined()) sample = select(f.full, gains * (working(at_x, at_y, c) - level), sample);
     f.samples(x, y, c) = sample;
 
@@ -204,8 +205,8 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
     // two more batches of loads for the columns past b: 109.5).
     auto tile_samples = [&](const TileScans &t) {
         Expr sample = f.samples(tx * b + xi, ty * b + yi, c);
-        if (t.columns > b) sample = select(xi < b, sample, 0.0f);
-        if (t.rows > b) sample = select(yi < b, sample, 0.0f);
+        if (t.columns > b) sample = select(xi < b, sample, 0);
+        if (t.rows > b) sample = select(yi < b, sample, 0);
         return sample;
     };
     // The L of tiles the image's end passes through, k < nx + ny − 1: tile k of the last tile row
@@ -332,17 +333,17 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
         Expr g_row = select(v < KH, gf + min(v, KH - 1),
                             select(tx == nx - 1, LH.gr(1), LH.gr(0)) + clamp(v - KH, 0, KH - 1));
         f.column_effect = Func("column_effect");
-        f.column_effect(u, v, tx, ty, c) = 0.0f;
+        f.column_effect(u, v, tx, ty, c) = Internal::make_zero(state.type());
         f.column_effect(u, v, tx, ty, c) += state * entry(horizontal_table, r.x, g_row);
         // What the column carries add to row yi of tile row ty: U(yi, ·) = UP, UE (their `last`
         // copies in the last tile row, where only exact boundaries make E nonzero).
         auto carried = [&](Expr yin, Expr tile_y, std::function<Expr(int)> term) {
             Expr up_row = select(tile_y == ny - 1, LV.up(1), LV.up(0));
             Expr ue_row = exact ? select(tile_y == ny - 1, LV.ue_last(), LV.ue()) : Expr(LV.ue());
-            Expr acc = 0.0f;
+            Expr acc;
             for (int k = 0; k < KV; k++) {
-                acc += entry(vertical_table, yin, up_row + k) * term(k);
-                acc += entry(vertical_table, yin, ue_row + k) * term(KV + k);
+                acc = plus(acc, entry(vertical_table, yin, up_row + k) * term(k));
+                acc = plus(acc, entry(vertical_table, yin, ue_row + k) * term(KV + k));
             }
             return acc;
         };

@@ -6,13 +6,22 @@
 
 namespace cascade {
 
+// The type the filters compute in: float64 for float64 samples, float32 for the others.
+inline Halide::Type working_type(const Halide::Type &samples) {
+    return samples == Halide::Float(64) ? samples : Halide::Float(32);
+}
+
+// a + b, or b where a is undefined: a sum that takes the type of its terms, where Halide's `+=`
+// would keep the float32 of a 0.0f it started from.
+inline Halide::Expr plus(const Halide::Expr &a, const Halide::Expr &b) { return a.defined() ? a + b : b; }
+
 // A sample of any type as the filters see it: integers divided by their largest value (255,
 // 65535), floats unchanged.
 inline float largest_level(const Halide::Type &type) { return float((uint64_t(1) << type.bits()) - 1); }
 
 inline Halide::Expr to_working(const Halide::Expr &sample) {
     const Halide::Type t = sample.type();
-    if (t.is_float()) return Halide::cast<float>(sample);
+    if (t.is_float()) return Halide::cast(working_type(t), sample);
     return Halide::cast<float>(sample) * (1.0f / largest_level(t));
 }
 

@@ -1,5 +1,6 @@
 #include "tile_scans.h"
 
+#include "algebra/samples.h"
 #include "earlier_output.h"
 #include "feedback_term.h"
 
@@ -17,7 +18,8 @@ TileScans new_tile(const std::string &name, int columns, int rows) {
 
 namespace {
 
-Expr seed_or_zero(const Seed &seed, Expr across, Expr s) { return seed ? seed(across, s) : Expr(0.0f); }
+// Zero as an int constant: the select it meets casts it to the samples' type.
+Expr seed_or_zero(const Seed &seed, Expr across, Expr s) { return seed ? seed(across, s) : Expr(0); }
 
 // Section j's state index s = j·q + offset, offset ∈ [0, q).
 Expr state_index(int j, int q, Expr offset) { return clamp(j * q + offset, j * q, j * q + q - 1); }
@@ -72,11 +74,11 @@ void TileScanner::causal(const SectionCascade &f, Expr valid, const Seed &prolog
                 // position, which folds to one term where the tile is whole (the `full`
                 // specialization). The rows stay in registers: 40.1 GiP/s at 5000×3001 on an H100,
                 // 6-order3-clamp (a run-time index sends them to local memory: 34.1).
-                captured = 0.0f;
+                captured = Internal::make_zero(captured.type());
                 for (int at_p = 0; at_p < b; at_p++)
                     captured = select(row == at_p, t_.func(at(at_p, rc)), captured);
             } else if (exact) {
-                captured = select(row >= 0, t_.func(at(clamp(row, 0, b - 1), rc)), 0.0f);
+                captured = select(row >= 0, t_.func(at(clamp(row, 0, b - 1), rc)), 0);
             }
             t_.func(at(b + j * q + rc.x, rc)) = captured;
         }
@@ -91,7 +93,7 @@ void TileScanner::anticausal(const SectionCascade &f, Expr valid, const Seed &ep
     for (int j = 0; j < f.sections(); j++) {
         Expr p = b - 1 - r.x;
         Expr in = t_.func(at(p, r));
-        if (j == 0) in = select(p < valid, in, 0.0f);
+        if (j == 0) in = select(p < valid, in, 0);
         Expr value = (j == 0 ? f.gain : Expr(1.0f)) * in;
         for (int k = q; k >= 1; k--) {
             // Past the tile (image): the epilogue, z_j[p + k] with p + k ∈ [end, end + q).
@@ -106,7 +108,7 @@ void TileScanner::anticausal(const SectionCascade &f, Expr valid, const Seed &ep
             record(rc);
             // Past the image: the zero epilogue.
             t_.func(at(b + K + j * q + rc.x, rc)) =
-                exact ? select(rc.x < end, t_.func(at(rc.x, rc)), 0.0f) : t_.func(at(rc.x, rc));
+                exact ? select(rc.x < end, t_.func(at(rc.x, rc)), 0) : t_.func(at(rc.x, rc));
         }
     }
 }
@@ -149,8 +151,8 @@ StagedSeeds stage_seeds(TileScans &t, const Seeds &column, int KV, const Seeds &
 Expr entry(Func table, Expr column, Expr row) { return table(column, row); }
 
 Expr times_state(Func table, Expr row, int K, std::function<Expr(int)> state) {
-    Expr acc = 0.0f;
-    for (int s2 = 0; s2 < K; s2++) acc += entry(table, s2, row) * state(s2);
+    Expr acc;
+    for (int s2 = 0; s2 < K; s2++) acc = plus(acc, entry(table, s2, row) * state(s2));
     return acc;
 }
 
@@ -177,8 +179,8 @@ CarryScan linear_scan(const std::string &name, Func u, Func table, int m_row, in
     auto tile_at = [=](Expr chunk, Expr v) { return reverse ? chunk * Q + (Q - 1 - v) : chunk * Q + v; };
     auto input_at = [=](Expr chunk, Expr v, Expr st) {
         Expr tile = tile_at(chunk, v);
-        if (reverse) return u(i, st, tile, c) * select(tile < tiles, 1.0f, 0.0f);
-        return select(tile < tiles, u(i, st, min(tile, tiles - 1), c), 0.0f);
+        if (reverse) return u(i, st, tile, c) * select(tile < tiles, 1.0f, 0);
+        return select(tile < tiles, u(i, st, min(tile, tiles - 1), c), 0);
     };
     // The chunk that precedes `chunk` in the scan's order.
     auto before = [=](Expr chunk) { return reverse ? chunk + 1 : chunk - 1; };
@@ -186,7 +188,7 @@ CarryScan linear_scan(const std::string &name, Func u, Func table, int m_row, in
 
     // A chunk's scan: `f` (i, v·K + s, chunk, c) over `steps`, from `entering`(s2) at its start.
     auto chunk_scan = [&](Func f, RDom steps, std::function<Expr(int)> entering) {
-        f(i, n, j, c) = undef<float>();
+        f(i, n, j, c) = undef(u.output_types()[0]);
         Expr ws = steps.x, v = steps.y;
         Expr previous = times_state(table, m_row + ws, K, [&](int s2) {
             return earlier_output(v > 0, f(i, max(v - 1, 0) * K + s2, j, c), entering(s2));
@@ -210,7 +212,7 @@ CarryScan linear_scan(const std::string &name, Func u, Func table, int m_row, in
     }
 
     p.chunk_state = Func(name + "_chunks");
-    p.chunk_state(i, n, c) = undef<float>();
+    p.chunk_state(i, n, c) = undef(u.output_types()[0]);
     p.chunk_steps = RDom(0, K, 0, chunks, name + "_chunk_steps");
     Expr cs = p.chunk_steps.x, step = p.chunk_steps.y;
     Expr chunk = reverse ? chunks - 1 - step : step;
@@ -222,7 +224,7 @@ CarryScan linear_scan(const std::string &name, Func u, Func table, int m_row, in
     // The state entering chunk `chunk`, component s2.
     auto entering = [=](Expr chunk, int s2) {
         return select(has_before(chunk), p.chunk_state(i, clamp(before(chunk), 0, chunks - 1) * K + s2, c),
-                      0.0f);
+                      0);
     };
     Expr tile_chunk = t / Q, v = reverse ? Q - 1 - t % Q : t % Q;
     p.func = Func(name);
@@ -258,7 +260,7 @@ CarryScan complete_epilogues(const std::string &name, Func incomplete, const Car
     }
     // Zero at the last tile and past it (linear_scan says why a product).
     Func input(name + "_input");
-    input(i, s, t, c) = carried * select(t < tiles - 1, 1.0f, 0.0f);
+    input(i, s, t, c) = carried * select(t < tiles - 1, 1.0f, 0);
     return linear_scan(name, input, table, L.mr(), L.mr_power(0), L.K, tiles, true, form);
 }
 

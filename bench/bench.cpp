@@ -208,8 +208,9 @@ std::function<void()> iir_call(const std::string &bounded, halide_buffer_t *inpu
     }
     if (samples != SampleType::f32 && a != Algorithm::a6 && a != Algorithm::automatic)
         throw Skip{"not built: 8/16-bit samples are converted inside algorithm 6 only"};
-    auto plan = std::make_shared<IirPlan>(Filter2D{filter, filter}, input->width(), input->height(),
-                                          Form::automatic, a, device, boundary, samples);
+    auto plan =
+        std::make_shared<IirPlan>(Filter2D{filter, filter}, input->width(), input->height(),
+                                  IirOptions{boundary, choice_of(device), Form::automatic, a}, samples);
     return [=] { plan->run(input->raw_buffer(), output->raw_buffer()); };
 }
 
@@ -227,9 +228,9 @@ std::function<void()> gaussian_call(const std::string &bounded, halide_buffer_t 
     } catch (const Error &e) {
         throw Skip{std::string("unknown variant: ") + e.what()};
     }
-    auto plan = std::make_shared<GaussianPlan>(design_gaussian(kBenchGaussianSigma, method), input->width(),
-                                               input->height(), 1, Form::automatic, Algorithm::automatic,
-                                               device, boundary, samples);
+    auto plan =
+        std::make_shared<GaussianPlan>(design_gaussian(kBenchGaussianSigma, method), input->width(),
+                                       input->height(), 1, IirOptions{boundary, choice_of(device)}, samples);
     return [=] { plan->run(input->raw_buffer(), output->raw_buffer()); };
 }
 

@@ -38,8 +38,9 @@ int setting(const std::string &name) {
 }
 
 std::string type_name(const std::string &short_name) {
-    static const std::map<std::string, std::string> names = {
-        {"f32", "float32"}, {"u8", "uint8"}, {"u16", "uint16"}, {"u32", "uint32"}, {"u64", "uint64"}};
+    static const std::map<std::string, std::string> names = {{"f32", "float32"}, {"f64", "float64"},
+                                                             {"u8", "uint8"},    {"u16", "uint16"},
+                                                             {"u32", "uint32"},  {"u64", "uint64"}};
     const auto it = names.find(short_name.empty() ? "f32" : short_name);
     if (it == names.end()) throw std::runtime_error("unknown sample type '" + short_name + "'");
     return it->second;
@@ -138,6 +139,8 @@ Build build_of(const json &e, const std::string &device) {
         b.generator = "iir_strips";
         b.params = {"sections=" + std::to_string(sections), "feedback_y.size=" + size,
                     "feedback_x.size=" + size};
+        if (k.exact) b.params.push_back("exact=true");
+        if (k.level) b.params.push_back("level=true");
     } else if (family == "iir") {
         k.family = Family::iir_tiled;
         k.algorithm = std::stoi(algorithm);
@@ -146,12 +149,10 @@ Build build_of(const json &e, const std::string &device) {
         k.rows = number(e, "rows", setting("iir_rows"));
         b.generator = "iir_tiled";
         b.params = {"algorithm=" + algorithm, "tile=" + std::to_string(k.tile),
-                    "rows=" + std::to_string(k.rows), "input.type=" + type_name(k.samples),
-                    "output.type=" + type_name(k.samples)};
+                    "rows=" + std::to_string(k.rows), "samples=" + type_name(k.samples)};
         b.params.insert(b.params.end(), filter.begin(), filter.end());
         knob_params();
-        b.params.push_back("feedback_y.size=" + size);
-        b.params.push_back("feedback_x.size=" + size);
+        b.params.push_back("coefficients=" + size);
     } else if (family == "line") {
         k.algorithm = std::stoi(algorithm);
         const std::string common = "sections=" + std::to_string(sections);
@@ -210,6 +211,20 @@ Build build_of(const json &e, const std::string &device) {
         b.generator = "fir";
         b.params = {"radius=" + std::to_string(k.order)};
         if (!k.kind.empty()) b.params.push_back("extension=" + k.kind);
+    } else if (family == "correlate") {
+        k.family = Family::correlate;
+        k.passes = word(e, "passes");
+        k.samples = word(e, "samples");
+        k.order = 0;
+        b.generator = "correlate";
+        b.params = {"axis=" + k.passes, "input.type=" + type_name(k.samples),
+                    "output.type=" + type_name(k.samples)};
+    } else if (family == "fir2d") {
+        k.family = Family::fir2d;
+        k.samples = word(e, "samples");
+        k.order = number(e, "radius", 16);
+        b.generator = "fir2d";
+        b.params = {"radius=" + std::to_string(k.order), "samples=" + type_name(k.samples)};
     } else if (family == "twoway") {
         k.family = Family::twoway;
         k.kind = word(e, "kind");

@@ -9,13 +9,17 @@
 # only when asked for its schedule; <manifest>: the catalogue that lists it (iir, comparison, ...).
 #
 # With CASCADE_PREBUILT_VARIANTS (the generators/ folder of another build tree of the same
-# catalogue and sources), the library and its runtime are imported from there instead of
-# generated: how scripts/sanitize.sh reuses the normal build's variants.
+# sources), a library that tree holds and its runtime are imported from there instead of
+# generated, and only the others are generated here, on that runtime: how scripts/sanitize.sh
+# reuses the normal build's variants, and how a tree tries a new variant without regenerating all.
 function(cascade_add_variant NAME EXTRA DEVICE)
   cmake_parse_arguments(ARG "" "CATALOGUE;GENERATOR;FROM;AUTOSCHEDULER" "PARAMS" ${ARGN})
   if(CASCADE_PREBUILT_VARIANTS)
-    cascade_import_variant(${NAME} "${NAME}|${EXTRA}|${ARG_CATALOGUE}")
-    return()
+    cascade_import_runtime()
+    if(EXISTS ${CASCADE_PREBUILT_VARIANTS}/lib${NAME}.a AND EXISTS ${CASCADE_PREBUILT_VARIANTS}/${NAME}.h)
+      cascade_import_variant(${NAME} "${NAME}|${EXTRA}|${ARG_CATALOGUE}")
+      return()
+    endif()
   endif()
   set(autoscheduler_args "")
   if(ARG_AUTOSCHEDULER)
@@ -48,29 +52,30 @@ function(cascade_add_variant NAME EXTRA DEVICE)
   set_property(GLOBAL APPEND PROPERTY CASCADE_VARIANT_ROWS "${NAME}|${EXTRA}|${ARG_CATALOGUE}")
 endfunction()
 
+# The Halide runtime the libraries of CASCADE_PREBUILT_VARIANTS share, imported once; the
+# libraries generated here use it too.
+function(cascade_import_runtime)
+  if(TARGET cascade_prebuilt.runtime)
+    return()
+  endif()
+  file(GLOB runtimes ${CASCADE_PREBUILT_VARIANTS}/lib*.runtime.a)
+  list(LENGTH runtimes count)
+  if(NOT count EQUAL 1)
+    message(FATAL_ERROR "CASCADE_PREBUILT_VARIANTS: ${CASCADE_PREBUILT_VARIANTS} holds ${count} Halide runtimes, not one")
+  endif()
+  add_library(cascade_prebuilt.runtime STATIC IMPORTED GLOBAL)
+  set_target_properties(cascade_prebuilt.runtime PROPERTIES IMPORTED_LOCATION ${runtimes}
+                        INTERFACE_LINK_LIBRARIES "Threads::Threads;${CMAKE_DL_LIBS}")
+  set_property(GLOBAL PROPERTY CASCADE_RUNTIME_OWNER cascade_prebuilt)
+endfunction()
+
 # The library <name> of CASCADE_PREBUILT_VARIANTS, as cascade_add_variant would have built it.
 function(cascade_import_variant NAME ROW)
   set(dir ${CASCADE_PREBUILT_VARIANTS})
-  if(NOT EXISTS ${dir}/lib${NAME}.a OR NOT EXISTS ${dir}/${NAME}.h)
-    message(FATAL_ERROR "CASCADE_PREBUILT_VARIANTS: ${dir} has no lib${NAME}.a (build that tree first)")
-  endif()
-  get_property(owner GLOBAL PROPERTY CASCADE_RUNTIME_OWNER)
-  if(NOT owner)
-    # The first library's runtime: the one the other tree's libraries share.
-    file(GLOB runtimes ${dir}/lib*.runtime.a)
-    list(LENGTH runtimes count)
-    if(NOT count EQUAL 1)
-      message(FATAL_ERROR "CASCADE_PREBUILT_VARIANTS: ${dir} holds ${count} Halide runtimes, not one")
-    endif()
-    add_library(cascade_prebuilt_runtime STATIC IMPORTED GLOBAL)
-    set_target_properties(cascade_prebuilt_runtime PROPERTIES IMPORTED_LOCATION ${runtimes}
-                          INTERFACE_LINK_LIBRARIES "Threads::Threads;${CMAKE_DL_LIBS}")
-    set_property(GLOBAL PROPERTY CASCADE_RUNTIME_OWNER ${NAME})
-  endif()
   add_library(${NAME} STATIC IMPORTED GLOBAL)
   set_target_properties(${NAME} PROPERTIES IMPORTED_LOCATION ${dir}/lib${NAME}.a
                         INTERFACE_INCLUDE_DIRECTORIES ${dir}
-                        INTERFACE_LINK_LIBRARIES "cascade_prebuilt_runtime;Halide::Runtime")
+                        INTERFACE_LINK_LIBRARIES "cascade_prebuilt.runtime;Halide::Runtime")
   set_property(GLOBAL APPEND PROPERTY CASCADE_HALIDE_LIBRARIES ${NAME})
   set_property(GLOBAL APPEND PROPERTY CASCADE_VARIANT_ROWS "${ROW}")
 endfunction()

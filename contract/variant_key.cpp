@@ -13,7 +13,7 @@ namespace {
 constexpr const char *kPasses[] = {"columns", "rows", "causal", "anticausal"};
 constexpr const char *kAutoschedulers[] = {"li2018", "adams2019", "mullapudi2016"};
 constexpr const char *kFirKinds[] = {"periodic", "reflect", "mirror", "margin"};
-constexpr const char *kIntegerSamples[] = {"u8", "u16"};
+constexpr const char *kSampleTypes[] = {"f64", "u8", "u16"};
 constexpr const char *kSatTypes[] = {"f32", "u8", "u16", "u32", "u64"};
 
 template <size_t N>
@@ -48,6 +48,10 @@ std::string stem(const VariantKey &k) {
             return "sat_" + k.kind + "_" + k.samples;
         case Family::fir:
             return k.kind.empty() ? "fir" : "fir_" + k.kind;
+        case Family::correlate:
+            return "correlate";
+        case Family::fir2d:
+            return "fir2d";
         case Family::twoway:
             return k.kind.empty() ? "twoway" : "twoway_" + k.kind;
     }
@@ -150,6 +154,12 @@ VariantKey VariantKey::parse(const std::string &text) {
         k.family = Family::fir;
         i = 1;
         if (one_of(at(1), kFirKinds)) k.kind = t[i++];
+    } else if (at(0) == "correlate") {
+        k.family = Family::correlate;
+        i = 1;
+    } else if (at(0) == "fir2d") {
+        k.family = Family::fir2d;
+        i = 1;
     } else if (at(0) == "twoway") {
         k.family = Family::twoway;
         i = 1;
@@ -165,7 +175,7 @@ VariantKey VariantKey::parse(const std::string &text) {
     k.exact = take("exact");
     k.margin = take("margin");
     k.level = take("level");
-    if (one_of(at(i), kIntegerSamples)) k.samples = t[i++];
+    if (one_of(at(i), kSampleTypes)) k.samples = t[i++];
     if ((n = number_after(at(i), "w")) > 0) {
         k.overlap = n;
         i++;

@@ -18,6 +18,8 @@ enum class Family {
     line_strips,  // one long signal by overlapped segments
     sat,          // summed-area tables
     fir,          // separable FIR with run-time taps
+    correlate,    // one axis's FIR, run-time taps of any length and extension (scipy's correlate1d)
+    fir2d,        // separable 2D FIR, run-time taps up to a built radius and run-time extension
     twoway,       // Lee et al.'s two-way partitioned Gaussian
 };
 
@@ -26,17 +28,20 @@ struct VariantKey {
     // iir_tiled: 2, 4, 5 or 6; iir_line and line_strips: 1 (causal) or 3 (causal, then anticausal).
     int algorithm = 0;
     bool sections = false;  // cascaded sections of order ≤ 2; else the direct form
-    std::string passes;     // iir_rt: "" (all), columns, rows, causal, anticausal
-    bool exact = false;     // exact boundaries from the edges' initial feedbacks
-    bool margin = false;    // ... read through a margin past the edges (Deriche's all-pole passes)
-    bool level = false;     // filtered about the image's level (poles near 1)
-    // iir_tiled: "" (float32), u8, u16; sat: input and table types, f32_f32, u8_u32, u16_u64, ...
+    // iir_rt: "" (all), columns, rows, causal, anticausal; correlate: the axis, columns or rows.
+    std::string passes;
+    bool exact = false;   // exact boundaries from the edges' initial feedbacks
+    bool margin = false;  // ... read through a margin past the edges (Deriche's all-pole passes)
+    bool level = false;   // filtered about the image's level (poles near 1)
+    // "" (float32), f64 (float64 throughout: coefficients, tables, arithmetic), u8, u16 (iir_tiled:
+    // converted in the first and last pass); sat: input and table types, f32_f32, u8_u32, u16_u64, ...
     std::string samples;
     // sat: naive, strips, 1r1w_stage, 2r1w_bounded, overlapped, 2r1w, 2r1w_corner_kernel;
     // fir: "" (zero outside), periodic, reflect, mirror, margin; twoway: "", first_order_last.
     std::string kind;
     int overlap = 0;  // line_strips: samples each segment's window reaches back
-    // The order the variant holds: the direct form's order, the sections' count, the FIR's radius.
+    // The order the variant holds: the direct form's order, the sections' count, the FIR's radius
+    // (fir, fir2d).
     int order = 0;
     // Schedule knobs: the tile b and threads per tile column (iir_tiled), the autoscheduler that
     // schedules the pipeline instead of its hand schedule, and the others "scan=shared,vector=16"

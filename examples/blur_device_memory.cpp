@@ -40,8 +40,7 @@ int main(int argc, char **argv) {
     try {
         // Made once per filter, size and device; reusable, and callable from several threads.
         const cascade::RecursiveFilter g = cascade::van_vliet_gaussian(4.0);
-        cascade::IirPlan plan({g, g}, W, H, cascade::Form::automatic, cascade::Algorithm::automatic,
-                              cascade::Device::cuda, cascade::Boundary::reflect);
+        cascade::IirPlan plan({g, g}, W, H, {cascade::Boundary::reflect, cascade::DeviceChoice::cuda});
         // Views of the device memory: nothing is allocated on the host or copied.
         auto in = cascade::cuda::wrap(image, W, H), out = cascade::cuda::wrap(blurred, W, H);
         cudaEvent_t start, stop;

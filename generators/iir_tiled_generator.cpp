@@ -1,7 +1,8 @@
 // Block-parallel causal–anticausal 2D recursive filters: algorithms 4, 5 and 6
 // (algebra/iir_tiled.h) and 2 (algebra/iir_blocked.h, boundary none). The coefficients and the
-// per-dimension matrix tables are run-time inputs; the section count and order, the algorithm and the tile
-// size are build parameters.
+// per-dimension matrix tables are run-time inputs, of the working type (float64 for float64 samples,
+// float32 for the others: algebra/samples.h); the section count and order, the sample type, the
+// algorithm and the tile size are build parameters.
 //   sections = 0: one direct-form section of order feedback.size() per direction;
 //   sections = S: S sections of order 2 (a_1, a_2 each), the gain on the first.
 #include <stdexcept>
@@ -9,6 +10,7 @@
 #include "algebra/boundary.h"
 #include "algebra/iir_blocked.h"
 #include "algebra/iir_tiled.h"
+#include "algebra/samples.h"
 #include "schedules/blocked_schedule.h"
 #include "schedules/tiled_schedule.h"
 
@@ -34,32 +36,42 @@ public:
     GeneratorParam<std::string> scan{"scan", "auto"};  // auto, registers, shared
     GeneratorParam<std::string> carries{"carries", "auto"};
     GeneratorParam<int> vector{"vector", cascade::kCpuLanes, 1, 64};
+    GeneratorParam<Type> samples{"samples", Float(32)};  // float32, float64, uint8 or uint16
+    // The feedback coefficients a dimension holds: the order, or 2 per section.
+    GeneratorParam<int> coefficients{"coefficients", 1, 1, 32};
 
-    Input<Buffer<>> input{"input", 3};  // input.type: float32, uint8 or uint16 (algebra/samples.h)
-    Input<float> gain_y{"gain_y"};
-    Input<float[]> feedback_y{"feedback_y"};
-    Input<float> gain_x{"gain_x"};
-    Input<float[]> feedback_x{"feedback_x"};
-    Input<Buffer<float>> vertical{"vertical", 2};      // tiled_layout.h, down the columns
-    Input<Buffer<float>> horizontal{"horizontal", 2};  // along the rows
-    Output<Buffer<>> output{"output", 3};              // output.type: likewise
-
-    // With `exact`: boundary_{y,x}_{matrix,start,end}, the tables of iir_tiled.h (TiledEdges),
-    // with `margin` the margin's inputs and with `level` level_gain.
+    // input and output (W×H×C samples); gain_{y,x}, feedback_{y,x}_k; vertical and horizontal,
+    // the tables of tiled_layout.h down the columns and along the rows. With `exact`:
+    // boundary_{y,x}_{matrix,start,end}, the tables of iir_tiled.h (TiledEdges), with `margin` the
+    // margin's inputs and with `level` level_gain.
     void configure() {
-        if (!exact) return;
-        if (level) level_gain = add_input<float>(cascade::kLevelGainInput);
-        if (margin) {
-            margin_size = add_input<int>(cascade::kMarginInput);
-            margin_clamped = add_input<bool>(cascade::kMarginClampedInput);
+        const Type working = cascade::working_type(samples);
+        input = add_input<Buffer<>>("input", samples, 3);
+        for (const char *axis : {"y", "x"}) {
+            gains.push_back(add_input<Expr>(std::string("gain_") + axis, working));
+            feedbacks.emplace_back();
+            for (int k = 0; k < coefficients; k++)
+                feedbacks.back().push_back(
+                    add_input<Expr>(std::string("feedback_") + axis + "_" + std::to_string(k), working));
         }
-        for (const std::string &name : cascade::boundary_input_names())
-            boundary_inputs.push_back(add_input<Buffer<float>>(name, 2));
+        vertical = add_input<Buffer<>>("vertical", working, 2);
+        horizontal = add_input<Buffer<>>("horizontal", working, 2);
+        if (exact) {
+            if (level) level_gain = add_input<Expr>(cascade::kLevelGainInput, working);
+            if (margin) {
+                margin_size = add_input<int>(cascade::kMarginInput);
+                margin_clamped = add_input<bool>(cascade::kMarginClampedInput);
+            }
+            for (const std::string &name : cascade::boundary_input_names())
+                boundary_inputs.push_back(add_input<Buffer<>>(name, working, 2));
+        }
+        output = add_output<Buffer<>>("output", samples, 3);
     }
 
     void generate() {
-        const cascade::SectionCascade down = cascade_of(gain_y, feedback_y),
-                                      across = cascade_of(gain_x, feedback_x);
+        Input<Buffer<>> &input = *this->input, &vertical = *this->vertical, &horizontal = *this->horizontal;
+        Output<Buffer<>> &output = *this->output;
+        const cascade::SectionCascade down = cascade_of(0), across = cascade_of(1);
         const cascade::ScanStyle scan_style = cascade::parse_scan_style(scan);
         const cascade::CarryKernels carry_kernels = cascade::parse_carry_kernels(carries);
         if (algorithm == 2) {
@@ -110,11 +122,17 @@ public:
     }
 
 private:
-    Input<float> *level_gain = nullptr;
+    Input<Buffer<>> *input = nullptr, *vertical = nullptr, *horizontal = nullptr;
+    Output<Buffer<>> *output = nullptr;
+    std::vector<Input<Expr> *> gains;
+    std::vector<std::vector<Input<Expr> *>> feedbacks;
+    Input<Expr> *level_gain = nullptr;
     Input<int> *margin_size = nullptr;
     Input<bool> *margin_clamped = nullptr;
 
     void set_bounds(int state) {
+        Input<Buffer<>> &input = *this->input, &vertical = *this->vertical, &horizontal = *this->horizontal;
+        Output<Buffer<>> &output = *this->output;
         for (int d = 0; d < 2; d++) {
             input.dim(d).set_min(0);
             output.dim(d).set_min(0);
@@ -126,25 +144,27 @@ private:
         vertical.dim(0).set_extent(tile).dim(1).set_extent(table_rows);
         horizontal.dim(0).set_extent(tile).dim(1).set_extent(table_rows);
     }
-    std::vector<Input<Buffer<float>> *> boundary_inputs;
+    std::vector<Input<Buffer<>> *> boundary_inputs;
 
     // One dimension's tables, from boundary_inputs[first…first + 2], for state size K; tables for
     // another K are refused, not misread.
     cascade::TiledEdges edges_of(int first, int K) {
-        Input<Buffer<float>> &matrix = *boundary_inputs[first], &start = *boundary_inputs[first + 1],
-                             &end = *boundary_inputs[first + 2];
+        Input<Buffer<>> &matrix = *boundary_inputs[first], &start = *boundary_inputs[first + 1],
+                        &end = *boundary_inputs[first + 2];
         matrix.dim(0).set_bounds(0, 2 * K + 2).dim(1).set_bounds(0, 2 * K);
         start.dim(0).set_bounds(0, 2 * K).dim(1).set_min(0);
         end.dim(0).set_bounds(0, K).dim(1).set_min(0);
         return {matrix, start, end, start.dim(1).extent() / K, end.dim(1).extent() / K};
     }
 
-    cascade::SectionCascade cascade_of(Input<float> &gain, Input<float[]> &feedback) {
-        cascade::SectionCascade f{gain, {}};
+    // Dimension d's (0: down the columns, 1: along the rows) coefficients as sections.
+    cascade::SectionCascade cascade_of(int d) {
+        const std::vector<Input<Expr> *> &feedback = feedbacks[d];
+        cascade::SectionCascade f{Expr(*gains[d]), {}};
         const int q = sections == 0 ? int(feedback.size()) : 2;
         for (size_t j = 0; j < feedback.size(); j += q) {
             std::vector<Expr> a;
-            for (int k = 0; k < q; k++) a.push_back(feedback[j + k]);
+            for (int k = 0; k < q; k++) a.push_back(Expr(*feedback[j + k]));
             f.feedback.push_back(a);
         }
         return f;

@@ -3,72 +3,48 @@
 // x contiguous, on the host or on a CUDA device in place, on the caller's stream. Small on
 // purpose: it compiles against an installed Cascade with only pybind11 and dlpack.h beside it
 // (docs/python.md).
-#include <cascade/cascade.h>
-#include <dlpack/dlpack.h>
-#include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
-#include <variant>
 #include <vector>
 
-namespace py = pybind11;
+#include "dlpack_buffers.h"
+
+void bind_correlate(pybind11::module_ &m);  // correlate_binding.cpp
+void bind_fir2d(pybind11::module_ &m);      // fir2d_binding.cpp
+
+namespace cascade_python {
+
+namespace {
+// Never destroyed: plans hold device memory, which must go before the CUDA driver does at exit
+// (release(), from Python's atexit), not in a static destructor after it.
+std::mutex cache_mutex;
+std::map<std::string, std::shared_ptr<void>> &cache = *new std::map<std::string, std::shared_ptr<void>>;
+constexpr size_t kCacheSize = 64;
+}  // namespace
+
+std::shared_ptr<void> cached_plan(const std::string &key, std::shared_ptr<void> (*make)(void *),
+                                  void *context) {
+    std::lock_guard<std::mutex> lock(cache_mutex);
+    auto it = cache.find(key);
+    if (it != cache.end()) return it->second;
+    if (cache.size() >= kCacheSize) cache.clear();
+    return cache[key] = make(context);
+}
+
+void drop_plans() {
+    std::lock_guard<std::mutex> lock(cache_mutex);
+    cache.clear();
+}
+
+}  // namespace cascade_python
 
 namespace {
 
-using cascade::Error;
-
-// A capsule's tensor as the W×H×N buffer the pipelines take (no copy), and where it lives.
-struct Tensor {
-    Halide::Runtime::Buffer<> buffer;
-    bool cuda = false;
-};
-
-Tensor tensor_of(const py::capsule &capsule) {
-    if (std::string(capsule.name() ? capsule.name() : "") != "dltensor")
-        throw Error("expected a DLPack capsule that was not used before");
-    const DLTensor &t = static_cast<DLManagedTensor *>(capsule.get_pointer())->dl_tensor;
-    if (t.ndim != 3) throw Error("internal: the arrays reach the native module as (N, H, W)");
-    halide_type_t type;
-    if (t.dtype.code == kDLFloat && t.dtype.bits == 32) {
-        type = halide_type_of<float>();
-    } else if (t.dtype.code == kDLUInt && t.dtype.bits == 8) {
-        type = halide_type_of<uint8_t>();
-    } else if (t.dtype.code == kDLUInt && t.dtype.bits == 16) {
-        type = halide_type_of<uint16_t>();
-    } else if (t.dtype.code == kDLUInt && t.dtype.bits == 32) {
-        type = halide_type_of<uint32_t>();
-    } else if (t.dtype.code == kDLUInt && t.dtype.bits == 64) {
-        type = halide_type_of<uint64_t>();
-    } else {
-        throw Error("unsupported sample type (float32, uint8 and uint16 are)");
-    }
-    const int64_t n = t.shape[0], h = t.shape[1], w = t.shape[2];
-    const int64_t sn = t.strides ? t.strides[0] : h * w, sh = t.strides ? t.strides[1] : w,
-                  sw = t.strides ? t.strides[2] : 1;
-    if (sw != 1 && w > 1) throw Error("internal: rows must be contiguous");
-    if (n > INT32_MAX || h > INT32_MAX || w > INT32_MAX || sh > INT32_MAX || sn > INT32_MAX)
-        throw Error("the array is larger than a pipeline can address");
-    char *data = static_cast<char *>(t.data) + t.byte_offset;
-    Tensor result;
-    if (t.device.device_type == kDLCPU) {
-        halide_dimension_t shape[3] = {
-            {0, int32_t(w), 1, 0}, {0, int32_t(h), int32_t(sh), 0}, {0, int32_t(n), int32_t(sn), 0}};
-        result.buffer = Halide::Runtime::Buffer<>(type, data, 3, shape);
-    } else if (t.device.device_type == kDLCUDA) {
-        if (t.device.device_id != 0)
-            throw Error("the array is on CUDA device " + std::to_string(t.device.device_id) +
-                        "; Cascade runs on device 0");
-        result.buffer = cascade::cuda::wrap(type, data, int(w), int(h), int(n), sh, sn);
-        result.cuda = true;
-    } else {
-        throw Error("arrays on the CPU or on a CUDA device are supported");
-    }
-    return result;
-}
+using namespace cascade_python;
 
 // The sample type the Python side names: "uint8", "uint16", else float32 (it checked the name).
 cascade::SampleType sample_type_named(const std::string &dtype) {
@@ -77,73 +53,21 @@ cascade::SampleType sample_type_named(const std::string &dtype) {
                                : cascade::SampleType::f32;
 }
 
-cascade::SampleType sample_type(const Halide::Runtime::Buffer<> &b) {
-    return cascade::sample_type_of(b.raw_buffer());
-}
-
-// Plans made once per filter, size, type and device, kept for later calls on the same shape.
-using Plan = std::variant<std::unique_ptr<cascade::IirPlan>, std::unique_ptr<cascade::GaussianPlan>>;
-std::mutex cache_mutex;
-// Never destroyed: plans hold device memory, which must go before the CUDA driver does at exit
-// (release(), from Python's atexit), not in a static destructor after it.
-std::map<std::string, std::shared_ptr<Plan>> &cache = *new std::map<std::string, std::shared_ptr<Plan>>;
-constexpr size_t kCacheSize = 64;
-
-template <typename Make>
-std::shared_ptr<Plan> cached(const std::string &key, Make make) {
-    std::lock_guard<std::mutex> lock(cache_mutex);
-    auto it = cache.find(key);
-    if (it != cache.end()) return it->second;
-    if (cache.size() >= kCacheSize) cache.clear();
-    return cache[key] = std::make_shared<Plan>(make());
-}
-
-std::string key_of(const std::vector<double> &values) {
-    std::string key;
-    for (double v : values) key += std::to_string(v) + ",";
-    return key;
-}
-
-// Both tensors on one device, of one shape; the run on the caller's stream where CUDA.
-struct Call {
-    Tensor in, out;
-    cascade::Device device;
-    uintptr_t stream;
-
-    Call(const py::capsule &input, const py::capsule &output, uintptr_t stream_)
-        : in(tensor_of(input)), out(tensor_of(output)), stream(stream_) {
-        if (in.cuda != out.cuda) throw Error("internal: input and output on different devices");
-        device = in.cuda ? cascade::Device::cuda : cascade::Device::cpu;
-    }
-    std::string shape_key() const {
-        return std::to_string(in.buffer.width()) + "x" + std::to_string(in.buffer.height()) + "x" +
-               std::to_string(in.buffer.channels()) + ":" + cascade::device_name(device) + ":" +
-               cascade::sample_name(sample_type(in.buffer));
-    }
-    template <typename F>
-    void run(F f) {
-        py::gil_scoped_release release;
-        cascade::cuda::Scope on(reinterpret_cast<void *>(stream));
-        f(in.buffer.raw_buffer(), out.buffer.raw_buffer());
-    }
-};
-
 void run_iir(const py::capsule &input, const py::capsule &output, const std::vector<double> &feedback_y,
              double gain_y, const std::vector<double> &feedback_x, double gain_x, const std::string &boundary,
              uintptr_t stream) {
     Call call(input, output, stream);
     const cascade::Filter2D filter{{gain_y, feedback_y}, {gain_x, feedback_x}};
     const cascade::Boundary b = cascade::parse_boundary(boundary);
-    auto plan =
-        cached("iir:" + key_of(feedback_y) + key_of({gain_y}) + key_of(feedback_x) + key_of({gain_x}) +
-                   boundary + ":" + call.shape_key(),
-               [&] {
-                   return Plan(std::make_unique<cascade::IirPlan>(
-                       filter, call.in.buffer.width(), call.in.buffer.height(), cascade::Form::automatic,
-                       cascade::Algorithm::automatic, call.device, b, sample_type(call.in.buffer)));
-               });
-    auto &iir = *std::get<std::unique_ptr<cascade::IirPlan>>(*plan);
-    call.run([&](halide_buffer_t *in, halide_buffer_t *out) { iir.run(in, out); });
+    auto iir = cached<cascade::IirPlan>("iir:" + key_of(feedback_y) + key_of({gain_y}) + key_of(feedback_x) +
+                                            key_of({gain_x}) + boundary + ":" + call.shape_key(),
+                                        [&] {
+                                            return std::make_unique<cascade::IirPlan>(
+                                                filter, call.in.buffer.width(), call.in.buffer.height(),
+                                                cascade::IirOptions{b, cascade::choice_of(call.device)},
+                                                sample_type(call.in.buffer));
+                                        });
+    call.run([&](halide_buffer_t *in, halide_buffer_t *out) { iir->run(in, out); });
 }
 
 // Whether this build filters `dtype` inside the pipeline for the filter (else Python converts).
@@ -156,19 +80,19 @@ bool converts(const std::vector<double> &feedback_y, double gain_y, const std::v
                                      cuda ? cascade::Device::cuda : cascade::Device::cpu);
 }
 
-void run_gaussian(const py::capsule &input, const py::capsule &output, double sigma,
+void run_gaussian(const py::capsule &input, const py::capsule &output, double sigma_y, double sigma_x,
                   const std::string &method, const std::string &boundary, uintptr_t stream) {
     Call call(input, output, stream);
     const cascade::Boundary b = cascade::parse_boundary(boundary);
     const cascade::GaussianMethod m = cascade::parse_gaussian_method(method);
-    auto plan = cached("gaussian:" + key_of({sigma}) + method + ":" + boundary + ":" + call.shape_key(), [&] {
-        return Plan(std::make_unique<cascade::GaussianPlan>(
-            cascade::design_gaussian(sigma, m), call.in.buffer.width(), call.in.buffer.height(),
-            call.in.buffer.channels(), cascade::Form::automatic, cascade::Algorithm::automatic, call.device,
-            b, sample_type(call.in.buffer)));
-    });
-    auto &gaussian = *std::get<std::unique_ptr<cascade::GaussianPlan>>(*plan);
-    call.run([&](halide_buffer_t *in, halide_buffer_t *out) { gaussian.run(in, out); });
+    auto gaussian = cached<cascade::GaussianPlan>(
+        "gaussian:" + key_of({sigma_y, sigma_x}) + method + ":" + boundary + ":" + call.shape_key(), [&] {
+            return std::make_unique<cascade::GaussianPlan>(
+                cascade::design_gaussian(sigma_y, sigma_x, m), call.in.buffer.width(),
+                call.in.buffer.height(), call.in.buffer.channels(),
+                cascade::IirOptions{b, cascade::choice_of(call.device)}, sample_type(call.in.buffer));
+        });
+    call.run([&](halide_buffer_t *in, halide_buffer_t *out) { gaussian->run(in, out); });
 }
 
 void run_sat(const py::capsule &input, const py::capsule &output, uintptr_t stream) {
@@ -199,10 +123,7 @@ void run_box(const py::capsule &input, const py::capsule &output, int radius, co
 
 // Drops the cached plans and the device memory Halide keeps for reuse.
 void release() {
-    {
-        std::lock_guard<std::mutex> lock(cache_mutex);
-        cache.clear();
-    }
+    drop_plans();
     halide_reuse_device_allocations(nullptr, false);
 }
 
@@ -215,6 +136,8 @@ PYBIND11_MODULE(_cascade, m) {
     halide_reuse_device_allocations(nullptr, true);
     m.def("release", &release);
     py::register_exception<Error>(m, "Error", PyExc_ValueError);
+    bind_correlate(m);
+    bind_fir2d(m);
     m.def("iir", &run_iir);
     m.def("gaussian", &run_gaussian);
     m.def("summed_area_table", &run_sat);
@@ -240,4 +163,22 @@ PYBIND11_MODULE(_cascade, m) {
     });
     m.def("cuda_devices", [] { return cascade::cuda_info().devices; });
     m.def("box_mean", &run_box);
+    // The array types the recursive filters take natively (the rest Python converts).
+    m.def("sample_types", [] {
+        std::vector<std::string> names;
+        const cascade::RecursiveFilter smoothing{0.5, {-0.5}};
+        for (cascade::SampleType t : {cascade::SampleType::f32, cascade::SampleType::f64,
+                                      cascade::SampleType::u8, cascade::SampleType::u16})
+            if (cascade::converts_samples({smoothing, smoothing}, {}, t, cascade::Device::cpu))
+                names.push_back(cascade::sample_name(t));
+        return names;
+    });
+    // Deriche's 4th-order Gaussian in cascade form at any sigma, (taps, gain, feedback): the
+    // package runs it in float64 past the float32 range of deriche4_gaussian.
+    m.def("deriche4_cascade", [](double sigma) {
+        const cascade::FirIirGaussian g = cascade::deriche4_gaussian_unchecked(sigma);
+        return py::make_tuple(g.taps, g.pass.gain, g.pass.feedback);
+    });
+    m.def("boundary_names", &cascade::boundary_names);
+    m.def("gaussian_method_names", &cascade::gaussian_method_names);
 }

@@ -49,9 +49,15 @@ std::vector<std::string> gaussian_method_names() { return names_of(kMethods); }
 const char *gaussian_method_name(GaussianMethod method) { return name_of(method, kMethods); }
 
 GaussianDesign design_gaussian(double sigma, GaussianMethod method) {
+    return design_gaussian(sigma, sigma, method);
+}
+
+GaussianDesign design_gaussian(double sigma_y, double sigma_x, GaussianMethod method) {
     GaussianDesign design;
     design.method = method;
-    design.sigma = sigma;
+    design.sigma_y = sigma_y;
+    design.sigma_x = sigma_x;
+    const double sigma = sigma_y;
     switch (method) {
         case GaussianMethod::vanvliet:
             design.parts = {{1.0}, van_vliet_gaussian(sigma)};
@@ -67,6 +73,13 @@ GaussianDesign design_gaussian(double sigma, GaussianMethod method) {
             design.two_way = two_way_gaussian(sigma);
             break;
     }
+    design.pass_x = design.parts.pass;
+    if (sigma_x == sigma_y) return design;
+    // A numerator, or twoway's joined halves, filter both dimensions with one sigma.
+    if (method != GaussianMethod::vanvliet)
+        throw Error(std::string(gaussian_method_name(method)) +
+                    " takes one sigma for both dimensions; vanvliet takes one a dimension");
+    design.pass_x = van_vliet_gaussian(sigma_x);
     return design;
 }
 
@@ -144,11 +157,13 @@ void TwoWayPlan::run(halide_buffer_t *input, halide_buffer_t *output) {
     run_shared(*variant_, call, first_run_, warm_);
 }
 
-GaussianPlan::GaussianPlan(const GaussianDesign &design, int width, int height, int channels, Form form,
-                           Algorithm algorithm, Device device, Boundary boundary, SampleType samples)
-    : device_(device), width_(width), height_(height), channels_(channels) {
+GaussianPlan::GaussianPlan(const GaussianDesign &design, int width, int height, int channels,
+                           const IirOptions &options, SampleType samples)
+    : device_(plan_device(options.device)), width_(width), height_(height), channels_(channels) {
+    const Device device = device_;
+    const Boundary boundary = options.boundary;
     if (width < 1 || height < 1 || channels < 1) throw Error("the input image is empty");
-    require_own_traversal(design.method, algorithm);
+    require_own_traversal(design.method, options.algorithm);
     if (samples != SampleType::f32 && design.method != GaussianMethod::vanvliet)
         throw Error(std::string(gaussian_method_name(design.method)) + " filters float32 samples; " +
                     sample_name(samples) + " ones are converted inside vanvliet's pipeline only");
@@ -157,9 +172,9 @@ GaussianPlan::GaussianPlan(const GaussianDesign &design, int width, int height, 
         return;
     }
     const std::vector<double> &taps = design.parts.taps;
-    const Filter2D pass{design.parts.pass, design.parts.pass};
+    const Filter2D pass{design.parts.pass, design.pass_x};
     if (taps.size() == 1) {
-        iir_ = std::make_unique<IirPlan>(pass, width, height, form, algorithm, device, boundary, samples);
+        iir_ = std::make_unique<IirPlan>(pass, width, height, options, samples);
         return;
     }
     // Deriche: the numerator (a symmetric FIR) and the all-pole passes commute on the extended
@@ -173,8 +188,25 @@ GaussianPlan::GaussianPlan(const GaussianDesign &design, int width, int height, 
     fir_ = std::make_unique<FirPlan>(SeparableFir{taps, taps}, device, fir_last_ ? Boundary::none : boundary,
                                      fir_last_ ? FirEdges::margin : FirEdges::extended);
     const int margin = fir_last_ ? fir_->radius() : 0;
-    iir_ = std::make_unique<IirPlan>(pass, width, height, form, algorithm, device, boundary, samples, margin);
+    iir_ = std::make_unique<IirPlan>(pass, width, height, options, samples, margin);
     between_ = intermediate_image(width + 2 * margin, height + 2 * margin, channels, device);
+}
+
+GaussianPlan::GaussianPlan(std::unique_ptr<IirPlan> iir, Device device, int width, int height, int channels)
+    : device_(device), width_(width), height_(height), channels_(channels), iir_(std::move(iir)) {}
+
+std::unique_ptr<GaussianPlan> GaussianPlan::converting(const GaussianDesign &design, int width, int height,
+                                                       int channels, const IirOptions &options,
+                                                       SampleType samples) {
+    const Device device = resolve_device(options.device);
+    if (samples == SampleType::f32)
+        return std::make_unique<GaussianPlan>(design, width, height, channels, options, samples);
+    if (design.method != GaussianMethod::vanvliet) return nullptr;
+    if (width < 1 || height < 1 || channels < 1) throw Error("the input image is empty");
+    std::unique_ptr<IirPlan> iir =
+        IirPlan::converting({design.parts.pass, design.pass_x}, width, height, options, samples);
+    if (!iir) return nullptr;
+    return std::unique_ptr<GaussianPlan>(new GaussianPlan(std::move(iir), device, width, height, channels));
 }
 
 GaussianPlan::~GaussianPlan() = default;
@@ -228,23 +260,17 @@ void gaussian_blur(const Image &input, Image &output, const GaussianDesign &desi
         throw Error("the output image's shape differs from the input's");
     require_addressable("image", input.width, input.height, input.channels, sizeof(float));
     require_own_traversal(design.method, options.algorithm);
-    GaussianPlan plan(design, input.width, input.height, input.channels, options.form, options.algorithm,
-                      resolve_device(options.device), options.boundary);
+    GaussianPlan plan(design, input.width, input.height, input.channels, options);
     plan.run(input, output);
 }
 
 bool gaussian_blur(halide_buffer_t *input, halide_buffer_t *output, const GaussianDesign &design,
                    const IirOptions &options) {
-    const SampleType samples = sample_type_of(input);
-    const Device device = resolve_device(options.device);
-    const Filter2D pass{design.parts.pass, design.parts.pass};
-    if (samples != SampleType::f32 &&
-        (design.method != GaussianMethod::vanvliet || !converts_samples(pass, options, samples, device)))
-        return false;
-    require_own_traversal(design.method, options.algorithm);
-    GaussianPlan plan(design, input->dim[0].extent, input->dim[1].extent, input->dim[2].extent, options.form,
-                      options.algorithm, device, options.boundary, samples);
-    plan.run_host(input, output);
+    const std::unique_ptr<GaussianPlan> plan =
+        GaussianPlan::converting(design, input->dim[0].extent, input->dim[1].extent, input->dim[2].extent,
+                                 options, sample_type_of(input));
+    if (!plan) return false;
+    plan->run_host(input, output);
     return true;
 }
 

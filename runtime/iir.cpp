@@ -129,31 +129,26 @@ int needed_order(const RecursiveFilter &f, bool direct) {
 
 }  // namespace
 
-// A dimension's boundary tables as the exact variants read them (algebra/boundary.h).
+// A dimension's boundary tables as the exact variants read them (algebra/boundary.h), in the
+// variant's working type.
 struct EdgeTables {
-    std::vector<float> data[3];
-    Halide::Runtime::Buffer<float> buffers[3];
+    Halide::Runtime::Buffer<> buffers[3];
 
     // RT's tables, or with a tile size the block-parallel variants' (boundary.h).
-    EdgeTables(const std::vector<RecursiveFilter> &sections, int n, Boundary boundary, int tile) {
+    EdgeTables(const std::vector<RecursiveFilter> &sections, int n, Boundary boundary, int tile,
+               halide_type_t working) {
         const BoundaryTables t = tile ? tiled_boundary_tables(sections, n, tile, boundary)
                                       : boundary_tables(sections, n, boundary);
-        // matrix(j, s) = seeds(s, j); start(k, i) = start(i, k); end likewise.
+        // matrix(j, s) = seeds(s, j); start(k, i) = start(i, k); end likewise. A gain far past
+        // float's range (1e28, say) gives weights no float holds (found by fuzz_design): refused.
         const Eigen::MatrixXd *tables[3] = {&t.seeds, &t.start, &t.end};
         for (int j = 0; j < 3; j++) {
             const Eigen::MatrixXd &m = *tables[j];
-            data[j].resize(m.size());
-            // A gain far past float's range (1e28, say) gives weights no float holds: Inf in the
-            // tables was NaN out of the pipeline (found by fuzz_design); refuse it instead.
-            if (!(m.cwiseAbs().maxCoeff() <= FLT_MAX))
-                throw Error(std::string("boundary '") + boundary_name(boundary) +
-                            "' needs tables past float32's range for this filter (a gain or pole too "
-                            "extreme for a float32 pipeline)");
+            std::vector<double> rows(size_t(m.size()));
             for (Eigen::Index r = 0; r < m.rows(); r++)
-                for (Eigen::Index k = 0; k < m.cols(); k++) data[j][r * m.cols() + k] = float(m(r, k));
-            buffers[j] = Halide::Runtime::Buffer<float>(data[j].data(), int(m.cols()), int(m.rows()));
-            // Copied to the device on the first call of a CUDA plan, then kept there.
-            buffers[j].set_host_dirty(true);
+                for (Eigen::Index k = 0; k < m.cols(); k++) rows[size_t(r * m.cols() + k)] = m(r, k);
+            buffers[j] = table_buffer(rows, int(m.cols()), int(m.rows()), working,
+                                      std::string("boundary '") + boundary_name(boundary) + "'");
         }
     }
 };
@@ -163,8 +158,7 @@ struct IirPlan::Edges {
 };
 
 struct IirPlan::Tables {
-    std::vector<float> vertical, horizontal;
-    Halide::Runtime::Buffer<float> vertical_buffer, horizontal_buffer;
+    Halide::Runtime::Buffer<> vertical, horizontal;
 };
 
 namespace {
@@ -176,8 +170,9 @@ struct VariantChoice {
     bool direct = false;
     int needed = 0;
     Algorithm algorithm = Algorithm::automatic;
-    bool level = false;  // filtered about the image's level
-    int overlap = -1;    // strips: rows each strip's column window reaches past it
+    bool level = false;    // filtered about the image's level
+    int overlap = -1;      // strips: rows each strip's column window reaches past it
+    int row_overlap = -1;  // strips, exact boundaries: columns the row passes reach past a row
 };
 
 // The overlap of the column passes as the strips run them, or −1 where they do not apply.
@@ -185,16 +180,25 @@ int column_overlap(const Filter2D &filter) {
     return strips_overlap(variant_sections(filter.vertical, false, int(to_sections(filter.vertical).size())));
 }
 
+// The reach of the row passes past a row's ends under an exact boundary, or −1 where the strips do
+// not apply.
+int row_overlap(const Filter2D &filter) {
+    return strips_row_overlap(
+        variant_sections(filter.horizontal, false, int(to_sections(filter.horizontal).size())));
+}
+
 // What `automatic` runs: on the CPU the strips where they apply and the build has them, else a6.
 Algorithm automatic_algorithm(const Filter2D &filter, Boundary boundary, SampleType samples, bool margin,
                               Device device) {
-    if (device != Device::cpu || boundary != Boundary::none || samples != SampleType::f32 || margin)
-        return Algorithm::a6;
+    if (device != Device::cpu || samples != SampleType::f32 || margin) return Algorithm::a6;
+    const bool exact = boundary != Boundary::none;
     const int sections =
         std::max(needed_order(filter.vertical, false), needed_order(filter.horizontal, false));
-    if (!lookup_variant(wanted(iir_key(Algorithm::strips, true), sections, Device::cpu)))
+    if (!lookup_variant(wanted(iir_key(Algorithm::strips, true, exact, about_level(filter, boundary)),
+                               sections, Device::cpu)))
         return Algorithm::a6;
-    return column_overlap(filter) >= 0 ? Algorithm::strips : Algorithm::a6;
+    return column_overlap(filter) >= 0 && (!exact || row_overlap(filter) >= 0) ? Algorithm::strips
+                                                                               : Algorithm::a6;
 }
 
 // Throws cascade::Error for combinations no build holds (not for a variant this build lacks).
@@ -235,15 +239,17 @@ VariantChoice choose_variant(const Filter2D &filter, Form form, Algorithm algori
         if (device != Device::cpu)
             throw Error(std::string("no ") + device_name(device) +
                         " variant of algorithm strips: it runs on the CPU only");
-        if (exact || margin)
-            throw Error(std::string("boundary '") + boundary_name(boundary) +
-                        "' runs with algorithms rt, 4 and 6; algorithm strips takes boundary none");
+        if (margin)
+            throw Error(
+                "a margin past the image's edges runs with algorithms rt, 4 and 6; algorithm strips "
+                "takes none");
     }
-    if (samples != SampleType::f32 && samples != SampleType::u8 && samples != SampleType::u16)
-        throw Error(std::string("the filters read float32, uint8 or uint16 samples, not ") +
+    if (samples != SampleType::f32 && samples != SampleType::f64 && samples != SampleType::u8 &&
+        samples != SampleType::u16)
+        throw Error(std::string("the filters read float32, float64, uint8 or uint16 samples, not ") +
                     sample_name(samples));
     if (samples != SampleType::f32 && algorithm != Algorithm::a6)
-        throw Error(std::string(sample_name(samples)) + " samples are converted inside algorithm 6 only");
+        throw Error(std::string(sample_name(samples)) + " samples run on algorithm 6 only");
     const int order = std::max(filter.vertical.order(), filter.horizontal.order());
     // 8/16-bit variants are not built about a level: rounding to their levels hides most drift.
     const bool level = about_level(filter, boundary) && samples == SampleType::f32;
@@ -273,6 +279,14 @@ VariantChoice choose_variant(const Filter2D &filter, Form form, Algorithm algori
         if (choice.overlap < 0)
             throw Error("the vertical filter's response fades too slowly for algorithm strips (past " +
                         std::to_string(kStripsMaxOverlap) + " rows); use algorithm 6");
+        if (exact) {
+            choice.row_overlap = row_overlap(filter);
+            if (choice.row_overlap < 0)
+                throw Error(
+                    "the horizontal filter's response fades too slowly for algorithm strips under an "
+                    "exact boundary (past " +
+                    std::to_string(kStripsMaxOverlap) + " columns); use algorithm 6");
+        }
     } else if (algorithm != Algorithm::rt) {
         // The block-parallel direct form is built for order 1 (and on the GPU for order 3); order
         // 2 is one section of order 2.
@@ -287,8 +301,7 @@ VariantChoice choose_variant(const Filter2D &filter, Form form, Algorithm algori
     if (passes != Passes::all) choice.key.passes = passes_name(passes);
     // Built for Deriche's all-pole passes (order 2, 2 sections): reading through the margin costs.
     choice.key.margin = margin;
-    if (samples == SampleType::u8) choice.key.samples = "u8";
-    if (samples == SampleType::u16) choice.key.samples = "u16";
+    choice.key.samples = sample_key(samples);
     choice.needed = std::max(needed_order(filter.vertical, choice.direct),
                              needed_order(filter.horizontal, choice.direct));
     return choice;
@@ -312,7 +325,8 @@ double total_gain(const std::vector<RecursiveFilter> &sections) {
 // clustered poles near 1 can move a pole past the unit circle (van Vliet's Gaussian at σ 1960,
 // RT direct, found by fuzz_design: the periodic tables of the unstable filter were Inf); so can
 // a pole within float's spacing of 1 in any form. Refused, saying what would work.
-void require_stable_in_float(const std::vector<RecursiveFilter> &sections, bool direct) {
+void require_stable_in_float(const std::vector<RecursiveFilter> &sections, bool direct, SampleType samples) {
+    if (samples == SampleType::f64) return;
     for (const RecursiveFilter &s : sections) {
         try {
             require_stable(s);
@@ -429,9 +443,32 @@ TileSchedule exact_schedule(const VariantChoice &choice, Boundary boundary, Devi
 
 }  // namespace
 
-IirPlan::IirPlan(const Filter2D &whole, int width, int height, Form form, Algorithm algorithm, Device device,
-                 Boundary boundary, SampleType samples, int margin, TileSchedule schedule, Passes passes)
-    : samples_(samples), width_(width), height_(height), margin_(margin) {
+IirPlan::IirPlan(const Filter2D &filter, int width, int height, const IirOptions &options, SampleType samples,
+                 int margin)
+    : IirPlan(filter, width, height, options, samples, margin, false) {}
+
+std::unique_ptr<IirPlan> IirPlan::converting(const Filter2D &filter, int width, int height,
+                                             const IirOptions &options, SampleType samples) {
+    std::unique_ptr<IirPlan> plan(new IirPlan(filter, width, height, options, samples, 0, true));
+    if (!plan->variant_) return nullptr;
+    return plan;
+}
+
+IirPlan::IirPlan(const Filter2D &whole, int width, int height, const IirOptions &options, SampleType samples,
+                 int margin, bool refusable)
+    : variant_(nullptr), samples_(samples), width_(width), height_(height), margin_(margin) {
+    const Device device = plan_device(options.device);
+    const Boundary boundary = options.boundary;
+    const Passes passes = options.passes;
+    Form form = options.form;
+    Algorithm algorithm = options.algorithm;
+    TileSchedule schedule = options.schedule;
+    // Float32 is always filtered; other samples only where a variant converts them (as
+    // converts_samples says), else the caller converts them itself.
+    refusable = refusable && samples != SampleType::f32;
+    if (refusable &&
+        ((algorithm != Algorithm::automatic && algorithm != Algorithm::a6) || passes != Passes::all))
+        return;
     const Filter2D filter = part_of(whole, passes);
     if (width < 1 || height < 1) throw Error("the input image is empty");
     // Past the edges the padded image must extend as the image does: true of zeros and repeated
@@ -451,20 +488,31 @@ IirPlan::IirPlan(const Filter2D &whole, int width, int height, Form form, Algori
             form = tuned->form;
             schedule = tuned->schedule;
         }
+    // Under an exact boundary the strips round past 1e−5 on lines of a few samples (strips.h).
+    if (algorithm == Algorithm::automatic && exact && device == Device::cpu && passes == Passes::all &&
+        std::min(width, height) < kStripsMinExactLine)
+        algorithm = Algorithm::a6;
     // Images too large for the GPU's tiled algorithms run on rt when left to `automatic`.
     if (algorithm == Algorithm::automatic && samples == SampleType::f32 &&
         !fits(automatic_algorithm(filter, boundary, samples, margin > 0, device), device, width, height,
               schedule.tile))
         algorithm = Algorithm::rt;
-    const VariantChoice choice =
-        choose_variant(filter, form, algorithm, boundary, samples, device, margin > 0, passes);
+    VariantChoice choice;
+    try {
+        choice = choose_variant(filter, form, algorithm, boundary, samples, device, margin > 0, passes);
+    } catch (const Error &) {
+        if (refusable) return;  // the float32 plan the caller makes instead says what is wrong
+        throw;
+    }
     algorithm = choice.algorithm;
     const bool tiled = is_tiled(algorithm);
     if (!tiled && (schedule.tile > 0 || schedule.rows > 0))
         throw Error(std::string("algorithm ") + algorithm_name(algorithm) +
                     " has no tile schedule; tile and rows apply to algorithms 2, 4, 5 and 6");
     if (margin == 0) schedule = exact_schedule(choice, boundary, device, width, height, schedule);
-    variant_ = &find_variant(wanted(choice.key, choice.needed, device, schedule));
+    variant_ = refusable ? lookup_variant(wanted(choice.key, choice.needed, device, schedule))
+                         : &find_variant(wanted(choice.key, choice.needed, device, schedule));
+    if (!variant_) return;
     if (!fits(algorithm, device, width, height, variant_->key.tile))
         throw Error(std::string("algorithm ") + algorithm_name(algorithm) + " on the GPU takes at most " +
                     std::to_string(TiledLayout::kMostGpuTiles) + " tiles of " +
@@ -475,10 +523,11 @@ IirPlan::IirPlan(const Filter2D &whole, int width, int height, Form form, Algori
         throw Error("the variant scheduled by " + schedule.autoscheduler + " runs on images of at least " +
                     std::to_string(min_width) + "x" + std::to_string(min_height) +
                     " (the autoscheduler's estimates)");
-    const auto vertical = variant_sections(filter.vertical, choice.direct, variant_->key.order);
-    const auto horizontal = variant_sections(filter.horizontal, choice.direct, variant_->key.order);
-    require_stable_in_float(vertical, choice.direct);
-    require_stable_in_float(horizontal, choice.direct);
+    const bool float32 = samples != SampleType::f64;
+    const auto vertical = variant_sections(filter.vertical, choice.direct, variant_->key.order, float32);
+    const auto horizontal = variant_sections(filter.horizontal, choice.direct, variant_->key.order, float32);
+    require_stable_in_float(vertical, choice.direct, samples);
+    require_stable_in_float(horizontal, choice.direct, samples);
     add_filter_scalars(scalars_, vertical, "gain_y", "feedback_y_");
     add_filter_scalars(scalars_, horizontal, "gain_x", "feedback_x_");
     if (algorithm == Algorithm::strips) {
@@ -486,38 +535,44 @@ IirPlan::IirPlan(const Filter2D &whole, int width, int height, Form form, Algori
         // Halide's thread pool has a thread per core unless HL_NUM_THREADS says otherwise.
         scalars_["strip"] =
             float(strips_height(choice.overlap, height, int(std::thread::hardware_concurrency())));
+        if (exact) {
+            scalars_["extension"] = int(boundary);
+            scalars_["row_overlap"] = choice.row_overlap;
+        }
     }
     // Algorithms 4, 5 and 6 may scan with unit gains and scale the samples by the gains instead:
     // their tables are then the unit-gain filter's.
     const bool unit_gain = tiled && algorithm != Algorithm::a2 && TiledLayout::unit_gain_scans(exact);
     const auto vertical_tables = unit_gain ? with_unit_gain(vertical) : vertical;
     const auto horizontal_tables = unit_gain ? with_unit_gain(horizontal) : horizontal;
-    if (unit_gain && !std::isfinite(float(total_gain(vertical) * total_gain(horizontal))))
+    const halide_type_t working =
+        samples == SampleType::f64 ? halide_type_of<double>() : halide_type_of<float>();
+    if (unit_gain && samples != SampleType::f64 &&
+        !std::isfinite(float(total_gain(vertical) * total_gain(horizontal))))
         throw Error(
             "this filter's gains multiply past float32's range (a gain too extreme for a float32 pipeline)");
     if (exact) {
-        if (choice.level) scalars_["level_gain"] = float(dc_response(vertical) * dc_response(horizontal));
+        if (choice.level) scalars_["level_gain"] = dc_response(vertical) * dc_response(horizontal);
         if (margin > 0) {
-            scalars_["margin"] = float(margin);
-            scalars_["margin_clamped"] = boundary == Boundary::clamp ? 1.0f : 0.0f;
+            scalars_["margin"] = margin;
+            scalars_["margin_clamped"] = boundary == Boundary::clamp ? 1 : 0;
         }
-        edges_ = std::make_unique<Edges>();
-        const int tile = tiled ? variant_->key.tile : 0;
-        edges_->y = std::make_unique<EdgeTables>(vertical_tables, height, boundary, tile);
-        edges_->x = std::make_unique<EdgeTables>(horizontal_tables, width, boundary, tile);
+        // The strips read the extension itself: no tables.
+        if (algorithm != Algorithm::strips) {
+            edges_ = std::make_unique<Edges>();
+            const int tile = tiled ? variant_->key.tile : 0;
+            edges_->y = std::make_unique<EdgeTables>(vertical_tables, height, boundary, tile, working);
+            edges_->x = std::make_unique<EdgeTables>(horizontal_tables, width, boundary, tile, working);
+        }
     }
     if (tiled) {
         const int b = variant_->key.tile;  // the variant's tile size; the pipeline checks the tables' shape
         tables_ = std::make_unique<Tables>();
-        tables_->vertical = tiled_table(vertical_tables, b, height);
-        tables_->horizontal = tiled_table(horizontal_tables, b, width);
-        const int rows = int(tables_->vertical.size()) / b;
-        tables_->vertical_buffer = Halide::Runtime::Buffer<float>(tables_->vertical.data(), b, rows);
-        tables_->horizontal_buffer = Halide::Runtime::Buffer<float>(tables_->horizontal.data(), b, rows);
-        // A CUDA pipeline copies an input to the device only when it is marked host-dirty; once
-        // there, the tables stay for every later call of this plan.
-        tables_->vertical_buffer.set_host_dirty(true);
-        tables_->horizontal_buffer.set_host_dirty(true);
+        const std::vector<double> down = tiled_table(vertical_tables, b, height),
+                                  across = tiled_table(horizontal_tables, b, width);
+        const int rows = int(down.size()) / b;
+        tables_->vertical = table_buffer(down, b, rows, working, "the tile tables");
+        tables_->horizontal = table_buffer(across, b, rows, working, "the tile tables");
     }
 }
 
@@ -531,8 +586,8 @@ PipelineCall IirPlan::call(halide_buffer_t *input, halide_buffer_t *output) cons
     call.buffer("input", input).buffer("output", output);
     for (const auto &[name, value] : scalars_) call.scalar(name, value);
     if (tables_) {
-        call.buffer("vertical", tables_->vertical_buffer.raw_buffer());
-        call.buffer("horizontal", tables_->horizontal_buffer.raw_buffer());
+        call.buffer("vertical", tables_->vertical.raw_buffer());
+        call.buffer("horizontal", tables_->horizontal.raw_buffer());
     }
     if (edges_) {
         const char *names[3] = {"matrix", "start", "end"};
@@ -652,19 +707,16 @@ void iir_2d(const Image &input, Image &output, const Filter2D &filter, const Iir
             chosen.schedule = s->schedule;
         }
     }
-    IirPlan plan(filter, input.width, input.height, chosen.form, chosen.algorithm, device, chosen.boundary,
-                 SampleType::f32, 0, chosen.schedule, chosen.passes);
+    IirPlan plan(filter, input.width, input.height, chosen);
     plan.run(input, output);
 }
 
 bool iir_2d(halide_buffer_t *input, halide_buffer_t *output, const Filter2D &filter,
             const IirOptions &options) {
-    const SampleType samples = sample_type_of(input);
-    const Device device = resolve_device(options.device);
-    if (!converts_samples(filter, options, samples, device)) return false;
-    IirPlan plan(filter, input->dim[0].extent, input->dim[1].extent, options.form, options.algorithm, device,
-                 options.boundary, samples, 0, options.schedule, options.passes);
-    plan.run_host(input, output);
+    const std::unique_ptr<IirPlan> plan = IirPlan::converting(
+        filter, input->dim[0].extent, input->dim[1].extent, options, sample_type_of(input));
+    if (!plan) return false;
+    plan->run_host(input, output);
     return true;
 }
 

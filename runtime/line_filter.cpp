@@ -113,7 +113,7 @@ const Variant *strips_variant(const RecursiveFilter &filter, int algorithm, bool
 }  // namespace
 
 struct LinePlan::Call {
-    std::map<std::string, float> scalars;
+    std::map<std::string, double> scalars;
     std::vector<float> table;
     Halide::Runtime::Buffer<float> table_buffer;
 };

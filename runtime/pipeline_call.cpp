@@ -1,5 +1,7 @@
 #include "pipeline_call.h"
 
+#include <cfloat>
+#include <cmath>
 #include <mutex>
 #include <vector>
 
@@ -55,6 +57,8 @@ void PipelineCall::run(const Variant &variant) {
             halide_scalar_value_t &value = values[n];
             if (arg.type.code == halide_type_float && arg.type.bits == 32) {
                 value.u.f32 = float(it->second);
+            } else if (arg.type.code == halide_type_float && arg.type.bits == 64) {
+                value.u.f64 = it->second;
             } else if (arg.type.code == halide_type_int && arg.type.bits == 32) {
                 value.u.i32 = int32_t(it->second);
             } else if (arg.type.code == halide_type_uint && arg.type.bits == 1) {
@@ -125,12 +129,35 @@ void run_on_host(Device device, const std::function<void()> &steps,
     if (!failure.empty()) throw Error(failure);
 }
 
-void add_filter_scalars(std::map<std::string, float> &scalars, const std::vector<RecursiveFilter> &sections,
+void add_filter_scalars(std::map<std::string, double> &scalars, const std::vector<RecursiveFilter> &sections,
                         const std::string &gain, const std::string &feedback) {
-    scalars[gain] = float(sections[0].gain);
+    scalars[gain] = sections[0].gain;
     size_t k = 0;
     for (const RecursiveFilter &s : sections)
-        for (double a : s.feedback) scalars[feedback + std::to_string(k++)] = float(a);
+        for (double a : s.feedback) scalars[feedback + std::to_string(k++)] = a;
+}
+
+Halide::Runtime::Buffer<> table_buffer(const std::vector<double> &values, int columns, int rows,
+                                       halide_type_t type, const std::string &what) {
+    Halide::Runtime::Buffer<> table(type, columns, rows);
+    if (type == halide_type_of<double>()) {
+        Halide::Runtime::Buffer<double> t(table);
+        for (int r = 0; r < rows; r++)
+            for (int k = 0; k < columns; k++) t(k, r) = values[size_t(r) * columns + k];
+    } else {
+        Halide::Runtime::Buffer<float> t(table);
+        for (int r = 0; r < rows; r++)
+            for (int k = 0; k < columns; k++) {
+                const double v = values[size_t(r) * columns + k];
+                if (!(std::abs(v) <= FLT_MAX))
+                    throw Error(what +
+                                " needs tables past float32's range for this filter (a gain or pole too "
+                                "extreme for a float32 pipeline)");
+                t(k, r) = float(v);
+            }
+    }
+    table.set_host_dirty(true);
+    return table;
 }
 
 Halide::Runtime::Buffer<float> intermediate_image(int width, int height, int channels, Device device) {

@@ -18,7 +18,7 @@ namespace cascade {
 class PipelineCall {
 public:
     PipelineCall &buffer(const std::string &name, halide_buffer_t *buffer);
-    // Passed as the type the variant declares: float32, int32 or bool (non-zero).
+    // Passed as the type the variant declares: float32, float64, int32 or bool (non-zero).
     PipelineCall &scalar(const std::string &name, double value);
 
     // Runs the variant; throws cascade::Error with Halide's message when the pipeline fails,
@@ -37,8 +37,15 @@ void run_shared(const Variant &variant, PipelineCall &call, std::mutex &first_ru
 
 // A filter's run-time scalars as the generators name them: `gain` (the first section's), then
 // `feedback`0, `feedback`1, … over the sections' coefficients in order.
-void add_filter_scalars(std::map<std::string, float> &scalars, const std::vector<RecursiveFilter> &sections,
+void add_filter_scalars(std::map<std::string, double> &scalars, const std::vector<RecursiveFilter> &sections,
                         const std::string &gain, const std::string &feedback);
+
+// A (columns × rows) table of `values` (row-major) as a buffer of the variant's working type
+// (`type`: float32 or float64), marked host-dirty: a CUDA pipeline copies it to the device on its
+// first call and keeps it there. Throws cascade::Error, naming `what`, where float32 cannot hold a
+// value (a gain or pole too extreme for a float32 pipeline: Inf in the tables is NaN out of it).
+Halide::Runtime::Buffer<> table_buffer(const std::vector<double> &values, int columns, int rows,
+                                       halide_type_t type, const std::string &what);
 
 // Throws cascade::Error when a W×H×C buffer of `sample_bytes`-byte samples is beyond what a
 // pipeline can address (Halide indexes buffers with 32-bit offsets: 2 GiB), before anything

@@ -23,9 +23,9 @@ halide_type_t halide_type(SampleType t) {
 }
 
 SampleType sample_type_of(const halide_buffer_t *buffer) {
-    for (SampleType t : {SampleType::f32, SampleType::u8, SampleType::u16})
+    for (SampleType t : {SampleType::f32, SampleType::f64, SampleType::u8, SampleType::u16})
         if (buffer->type == halide_type(t)) return t;
-    throw Error("the filters read float32, uint8 or uint16 samples");
+    throw Error("the filters read float32, float64, uint8 or uint16 samples");
 }
 
 Halide::Runtime::Buffer<float> planes_of(const Image &image) {

@@ -230,8 +230,9 @@ Realisation make_realisation(Decomposition d, const std::vector<std::vector<int>
 }
 
 std::unique_ptr<IirPlan> stage_plan(const Stage &s, int width, int height, Device device, Boundary boundary) {
-    return std::make_unique<IirPlan>(s.filter, width, height, s.form, s.algorithm, device, boundary,
-                                     SampleType::f32, 0, s.schedule, s.passes);
+    return std::make_unique<IirPlan>(
+        s.filter, width, height,
+        IirOptions{boundary, choice_of(device), s.form, s.algorithm, s.schedule, s.passes});
 }
 
 }  // namespace

@@ -41,4 +41,9 @@ int strips_overlap(const std::vector<RecursiveFilter> &sections) {
     return n <= kStripsMaxOverlap && n < length ? n : -1;
 }
 
+int strips_row_overlap(const std::vector<RecursiveFilter> &sections) {
+    const int n = strips_overlap(sections);
+    return n < 0 ? n : (n + kStripsRowAlignment - 1) / kStripsRowAlignment * kStripsRowAlignment;
+}
+
 }  // namespace cascade

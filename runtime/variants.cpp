@@ -86,4 +86,19 @@ bool has_variants(Device device) {
     return false;
 }
 
+std::string sample_key(SampleType samples) {
+    switch (samples) {
+        case SampleType::f32:
+            return "";
+        case SampleType::f64:
+            return "f64";
+        case SampleType::u8:
+            return "u8";
+        case SampleType::u16:
+            return "u16";
+        default:
+            throw Error(std::string("no variant reads ") + sample_name(samples) + " samples");
+    }
+}
+
 }  // namespace cascade

@@ -37,6 +37,10 @@ const std::vector<Variant> &variants();
 // left for wanted().
 VariantKey iir_key(Algorithm algorithm, bool sections, bool exact = false, bool level = false);
 
+// A sample type as a key spells it: "" (float32, the default), f64, u8, u16; throws cascade::Error
+// for the others.
+std::string sample_key(SampleType samples);
+
 // `key` (its order, device and schedule left as they are) asked for at least `order` on `device`
 // with `schedule`; the default schedule {} stands for the build's own.
 VariantKey wanted(VariantKey key, int order, Device device, const TileSchedule &schedule = {});

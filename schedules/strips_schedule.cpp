@@ -40,14 +40,21 @@ void schedule_strips_cpu(IirStripsFuncs &f, int lanes) {
         .reorder(yi, xi, yo, xo, tile)
         .vectorize(yi)
         .unroll(xi);
+    // An exact boundary's margins: a copy of a folded column, down the strip's rows.
+    for (int n = 0; n < f.margin_updates; n++)
+        f.rows.update(n).reorder(y, f.margin.x).vectorize(y, lanes, TailStrategy::GuardWithIf);
     Var group("group"), vector("vector");
     for (size_t n = 0; n < f.row_scans.size(); n++)
-        f.rows.update(int(n))
+        f.rows.update(f.margin_updates + int(n))
             .split(y, group, yi, kRowVectors * lanes, TailStrategy::GuardWithIf)
             .split(yi, vector, yi, lanes, TailStrategy::GuardWithIf)
             .reorder(yi, vector, f.row_scans[n].x, group)
             .vectorize(yi)
             .unroll(vector);
+
+    // The folds and the level are a few values an image, read once a row, column or channel.
+    for (Func fold : {f.row_fold, f.column_fold, f.level})
+        if (fold.defined()) fold.compute_root();
 
     const Var cx = f.columns.args()[0];
     f.columns.compute_at(f.rows, tile).vectorize(cx, lanes, TailStrategy::GuardWithIf);

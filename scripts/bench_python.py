@@ -1,23 +1,26 @@
 #!/usr/bin/env python3
-"""Cascade's Python calls on CuPy arrays beside cupyx.scipy.ndimage, in one process, timed with
-CUDA events (docs/performance.md). GiP/s = 2^30 pixels per second.
+"""Cascade's scipy.ndimage drop-in beside scipy: on CuPy arrays beside cupyx.scipy.ndimage (CUDA
+events), or with --cpu on NumPy arrays beside scipy.ndimage (wall time), the same call in one
+process, results compared. GiP/s = 2^30 samples per second.
 
-Usage: scripts/bench_python.py [SIZE] [BATCHES]    (default 8192 20)
+Usage: scripts/bench_python.py [--cpu] [--quick]
 """
 import json
 import sys
+import time
 
-import cupy
-import cupyx.scipy.ndimage as ndimage
+import numpy as np
 
 import cascade
 
 
-def median_ms(call, repetitions, batch=10):
+def median_ms_cuda(call, repetitions, batch):
     """The median over `repetitions` batches of the time per call, each batch `batch` calls back to
-    back between two events (as `cascade bench` times its calls: the Python and launch work of one
-    call overlaps the GPU work of the one before)."""
-    for _ in range(3):
+    back between two events (the Python and launch work of one call overlaps the GPU work of the
+    one before, as in a pipeline of calls)."""
+    import cupy
+
+    for _ in range(2):
         call()
     stream = cupy.cuda.get_current_stream()
     times = []
@@ -33,30 +36,77 @@ def median_ms(call, repetitions, batch=10):
     return times[len(times) // 2]
 
 
+def median_ms_cpu(call, repetitions, batch):
+    call()
+    times = []
+    for _ in range(repetitions):
+        start = time.perf_counter()
+        for _ in range(batch):
+            call()
+        times.append((time.perf_counter() - start) * 1e3 / batch)
+    times.sort()
+    return times[len(times) // 2]
+
+
+def relative(a, b):
+    a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
+    return float(np.linalg.norm(a - b) / max(np.linalg.norm(b), 1e-300))
+
+
+def cases_cuda(quick):
+    import cupy
+    import cupyx.scipy.ndimage as theirs
+
+    rng = cupy.random.default_rng(7)
+    n = 2048 if quick else 8192
+    image = rng.random((n, n), dtype=cupy.float32)
+    image64 = image.astype(cupy.float64)
+    volume = rng.random((128, 128, 128) if quick else (512, 512, 512), dtype=cupy.float32)
+    return [
+        ("gaussian_filter sigma 4", image, lambda m, x: m.gaussian_filter(x, 4.0)),
+        ("gaussian_filter sigma 20", image, lambda m, x: m.gaussian_filter(x, 20.0)),
+        ("gaussian_filter sigma 4 volume", volume, lambda m, x: m.gaussian_filter(x, 4.0)),
+        ("gaussian_filter sigma 4 float64", image64, lambda m, x: m.gaussian_filter(x, 4.0)),
+        ("gaussian_gradient_magnitude sigma 4", image, lambda m, x: m.gaussian_gradient_magnitude(x, 4.0)),
+        ("uniform_filter size 31", image, lambda m, x: m.uniform_filter(x, 31)),
+        ("spline_filter order 3", image, lambda m, x: m.spline_filter(x, 3, output=np.float32)),
+    ], theirs, lambda a: cupy.asnumpy(a), median_ms_cuda
+
+
+def cases_cpu(quick):
+    from scipy import ndimage as theirs
+
+    rng = np.random.default_rng(7)
+    n = 512 if quick else 2048
+    image = rng.random((n, n), dtype=np.float32)
+    volume = rng.random((64, 64, 64) if quick else (256, 256, 256))  # float64, NumPy's default
+    return [
+        ("gaussian_filter sigma 4", image, lambda m, x: m.gaussian_filter(x, 4.0)),
+        ("gaussian_filter sigma 4 volume float64", volume, lambda m, x: m.gaussian_filter(x, 4.0)),
+        ("spline_filter order 3", image.astype(np.float64), lambda m, x: m.spline_filter(x, 3)),
+        ("uniform_filter size 31", image, lambda m, x: m.uniform_filter(x, 31)),
+    ], theirs, np.asarray, median_ms_cpu
+
+
 def main():
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 8192
-    repetitions = int(sys.argv[2]) if len(sys.argv) > 2 else 20
-    x = cupy.random.default_rng(7).random((n, n), dtype=cupy.float32)
-    cases = [
-        ("gaussian_filter sigma 4", lambda: cascade.gaussian_filter(x, 4.0),
-         lambda: ndimage.gaussian_filter(x, 4.0)),
-        ("gaussian_filter sigma 20", lambda: cascade.gaussian_filter(x, 20.0),
-         lambda: ndimage.gaussian_filter(x, 20.0)),
-        ("spline_filter order 3", lambda: cascade.spline_filter(x, 3),
-         lambda: ndimage.spline_filter(x, 3, output=cupy.float32)),
-        ("summed_area_table", lambda: cascade.summed_area_table(x),
-         lambda: cupy.cumsum(cupy.cumsum(x, axis=0), axis=1)),
-    ]
-    gi = n * n / 2**30
+    cpu, quick = "--cpu" in sys.argv, "--quick" in sys.argv
+    cases, theirs, to_host, median_ms = (cases_cpu if cpu else cases_cuda)(quick)
     rows = []
-    for name, ours, theirs in cases:
-        ours_ms, theirs_ms = median_ms(ours, repetitions), median_ms(theirs, max(3, repetitions // 4), batch=2)
-        rows.append({"case": name, "size": n, "cascade_ms": ours_ms, "cascade_gips": gi / (ours_ms * 1e-3),
-                     "cupy_ms": theirs_ms, "cupy_gips": gi / (theirs_ms * 1e-3), "speedup": theirs_ms / ours_ms})
-        print(json.dumps(rows[-1]))
-    print(f"{'case':28} {'cascade GiP/s':>14} {'cupy GiP/s':>11} {'speedup':>8}")
+    for name, x, call in cases:
+        ours_ms = median_ms(lambda: call(cascade, x), 5 if cpu else 15, 1 if cpu else 5)
+        theirs_ms = median_ms(lambda: call(theirs, x), 3, 1)
+        error = relative(to_host(call(cascade, x)), to_host(call(theirs, x)))
+        samples = x.size / 2**30
+        rows.append({"case": name, "shape": list(x.shape), "dtype": str(x.dtype), "cascade_ms": ours_ms,
+                     "cascade_gips": samples / (ours_ms * 1e-3), "scipy_ms": theirs_ms,
+                     "speedup": theirs_ms / ours_ms, "relative_l2": error})
+        print(json.dumps(rows[-1]), flush=True)
+    peer = "scipy" if cpu else "cupyx"
+    print(f"{'case':40} {'shape':>16} {'ms':>9} {'GiP/s':>7} {peer + ' ms':>10} {'speedup':>8} {'rel. L2':>9}")
     for r in rows:
-        print(f"{r['case']:28} {r['cascade_gips']:14.1f} {r['cupy_gips']:11.2f} {r['speedup']:8.1f}x")
+        shape = "x".join(str(s) for s in r["shape"])
+        print(f"{r['case']:40} {shape:>16} {r['cascade_ms']:9.3f} {r['cascade_gips']:7.1f} {r['scipy_ms']:10.2f} "
+              f"{r['speedup']:7.1f}x {r['relative_l2']:9.1e}")
 
 
 if __name__ == "__main__":

@@ -54,8 +54,10 @@ Matrix pipeline_response(const GaussianDesign &d, int half, int offset = 0) {
 
 GaussianDesign design(GaussianMethod method, double sigma) {
     // deriche4 beyond its limit, to show why there is one.
-    if (method == GaussianMethod::deriche4 && sigma > kDeriche4MaxSigma)
-        return {method, sigma, deriche4_gaussian_unchecked(sigma)};
+    if (method == GaussianMethod::deriche4 && sigma > kDeriche4MaxSigma) {
+        const FirIirGaussian parts = deriche4_gaussian_unchecked(sigma);
+        return {method, sigma, sigma, parts, parts.pass};
+    }
     return design_gaussian(sigma, method);
 }
 

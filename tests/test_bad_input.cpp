@@ -439,8 +439,9 @@ TEST_F(BadInput, NegativeDimensions) {
     // The library's own images and plans refuse negative sizes too.
     EXPECT_THROW(Image(-3, 4, 1), Error);
     const RecursiveFilter f{0.5, {-0.5}};
-    EXPECT_THROW(IirPlan({f, f}, -3, 4, Form::automatic, Algorithm::automatic, Device::cpu), Error);
-    EXPECT_THROW(IirPlan({f, f}, 4, -3, Form::automatic, Algorithm::rt, Device::cpu), Error);
+    EXPECT_THROW(IirPlan({f, f}, -3, 4, {Boundary::none, DeviceChoice::cpu}), Error);
+    EXPECT_THROW(IirPlan({f, f}, 4, -3, {Boundary::none, DeviceChoice::cpu, Form::automatic, Algorithm::rt}),
+                 Error);
 }
 
 // ---- Channels and sample types -------------------------------------------------------------
@@ -689,7 +690,7 @@ TEST_F(BadInput, UnstableCoefficients) {
     for (const RecursiveFilter &f :
          {RecursiveFilter{0, {-1.0}}, RecursiveFilter{2.1, {0.2, 1.1}}, RecursiveFilter{1, {}}}) {
         EXPECT_THROW(require_stable(f), Error);
-        EXPECT_THROW(IirPlan({f, f}, 8, 8, Form::automatic, Algorithm::automatic, Device::cpu), Error);
+        EXPECT_THROW(IirPlan({f, f}, 8, 8, {Boundary::none, DeviceChoice::cpu}), Error);
         EXPECT_THROW(
             iir_2d(testing::random_image(rng, 8, 8, 1), Filter2D{f, f}, {Boundary::none, DeviceChoice::cpu}),
             Error);
@@ -720,7 +721,7 @@ TEST_F(BadInput, NonFiniteCoefficients) {
         EXPECT_THROW(require_stable(RecursiveFilter{0.5, {bad}}), Error);
         EXPECT_THROW(require_stable(RecursiveFilter{0.5, {-0.5, bad}}), Error);
         const RecursiveFilter f{0.5, {bad}};
-        EXPECT_THROW(IirPlan({f, f}, 8, 8, Form::automatic, Algorithm::automatic, Device::cpu), Error);
+        EXPECT_THROW(IirPlan({f, f}, 8, 8, {Boundary::none, DeviceChoice::cpu}), Error);
     }
 }
 

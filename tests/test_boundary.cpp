@@ -78,8 +78,8 @@ TEST_P(BoundaryTest, AMarginHoldsTheExtensionsFilterPastTheEdges) {
                 const Image input = random_image(rng, size.width, size.height, 2);
                 Image output(size.width + 2 * margin, size.height + 2 * margin, 2);
                 std::fill(output.data.begin(), output.data.end(), std::numeric_limits<float>::quiet_NaN());
-                IirPlan plan(filter, size.width, size.height, p.form, p.algorithm, resolve_device(p.device),
-                             boundary, SampleType::f32, margin);
+                IirPlan plan(filter, size.width, size.height, {boundary, p.device, p.form, p.algorithm},
+                             SampleType::f32, margin);
                 plan.run(input, output);
                 for (int c = 0; c < 2; c++) {
                     const auto expected = reference::filter_2d(
@@ -96,9 +96,9 @@ TEST_P(BoundaryTest, AMarginHoldsTheExtensionsFilterPastTheEdges) {
 TEST(BoundaryErrors, AMarginTakesZeroOrClamp) {
     const Filter2D filter{RecursiveFilter{0.5, {-0.5}}, RecursiveFilter{0.5, {-0.5}}};
     for (Boundary boundary : {Boundary::none, Boundary::periodic, Boundary::reflect, Boundary::mirror})
-        EXPECT_THROW(
-            IirPlan(filter, 8, 8, Form::automatic, Algorithm::a6, Device::cpu, boundary, SampleType::f32, 2),
-            Error)
+        EXPECT_THROW(IirPlan(filter, 8, 8, {boundary, DeviceChoice::cpu, Form::automatic, Algorithm::a6},
+                             SampleType::f32, 2),
+                     Error)
             << boundary_name(boundary);
 }
 
@@ -226,7 +226,7 @@ INSTANTIATE_TEST_SUITE_P(Devices, GaussianBoundaryTest,
 TEST(BoundaryLevel, OnlyPolesNearOneRunAboutTheLevel) {
     auto variant_for = [](double pole, Boundary boundary) {
         const RecursiveFilter f{1 - pole, {-pole}};
-        return IirPlan(Filter2D{f, f}, 9, 7, Form::automatic, Algorithm::a6, Device::cpu, boundary)
+        return IirPlan(Filter2D{f, f}, 9, 7, {boundary, DeviceChoice::cpu, Form::automatic, Algorithm::a6})
             .variant()
             .key.computes();
     };

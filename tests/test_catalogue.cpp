@@ -12,6 +12,7 @@
 #include "cascade/gaussian.h"
 #include "cascade/iir.h"
 #include "contract/tiled_layout.h"
+#include "cuda_support.h"
 #include "line_filter.h"
 #include "test_support.h"
 #include "variants.h"
@@ -99,8 +100,7 @@ TEST(Catalogue, AutoRunsOnlyTheDefaultCatalogue) {
                         // Exact boundaries are built to 4 sections (catalogue/iir.json).
                         if (boundary != Boundary::none && to_sections(f).size() > 4) continue;
                         try {
-                            const IirPlan plan({f, f}, width, height, Form::automatic, Algorithm::automatic,
-                                               device, boundary, samples);
+                            const IirPlan plan({f, f}, width, height, {boundary, choice_of(device)}, samples);
                             EXPECT_NE(plan.variant().catalogue, "comparison")
                                 << what << ": " << plan.variant().key.name();
                             planned++;

@@ -157,7 +157,7 @@ TEST(RequireStable, ADirectFormThatFloatRoundingMakesUnstableIsRefused) {
     EXPECT_NO_THROW(require_stable(g));
     for (Boundary boundary : {Boundary::none, Boundary::periodic}) {
         try {
-            IirPlan(Filter2D{g, g}, 9, 2, Form::direct, Algorithm::rt, Device::cpu, boundary);
+            IirPlan(Filter2D{g, g}, 9, 2, {boundary, DeviceChoice::cpu, Form::direct, Algorithm::rt});
             ADD_FAILURE() << "the unstable float32 direct form was accepted under "
                           << boundary_name(boundary);
         } catch (const Error &e) {
@@ -169,7 +169,7 @@ TEST(RequireStable, ADirectFormThatFloatRoundingMakesUnstableIsRefused) {
     auto rng = testing::rng_for_test();
     const Image input = testing::random_image(rng, 9, 2, 1);
     Image output(9, 2, 1);
-    IirPlan(Filter2D{g, g}, 9, 2, Form::sections, Algorithm::rt, Device::cpu, Boundary::periodic)
+    IirPlan(Filter2D{g, g}, 9, 2, {Boundary::periodic, DeviceChoice::cpu, Form::sections, Algorithm::rt})
         .run(input, output);
     EXPECT_TRUE(
         std::all_of(output.data.begin(), output.data.end(), [](float v) { return std::isfinite(v); }));

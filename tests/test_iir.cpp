@@ -217,7 +217,7 @@ TEST(IirGpu, AutomaticFormTakesTheDirectFormOfOrderThreeWhereAccurate) {
     if (cuda_unavailable(why)) GTEST_SKIP() << why;
     const RecursiveFilter g4 = van_vliet_gaussian(4), g16 = van_vliet_gaussian(16);
     auto variant = [](const RecursiveFilter &g, Boundary boundary) {
-        return IirPlan(Filter2D{g, g}, 64, 64, Form::automatic, Algorithm::a6, Device::cuda, boundary)
+        return IirPlan(Filter2D{g, g}, 64, 64, {boundary, DeviceChoice::cuda, Form::automatic, Algorithm::a6})
             .variant()
             .key.computes();
     };
@@ -241,7 +241,7 @@ TEST(IirGpu, DirectFormOfOrderThreeRunsOnItsOwnTiles) {
     std::string why;
     if (cuda_unavailable(why)) GTEST_SKIP() << why;
     const Filter2D filter{van_vliet_gaussian(4), van_vliet_gaussian(3)};
-    const IirPlan plan(filter, 64, 64, Form::automatic, Algorithm::a6, Device::cuda);
+    const IirPlan plan(filter, 64, 64, {Boundary::none, DeviceChoice::cuda, Form::automatic, Algorithm::a6});
     EXPECT_EQ(plan.variant().key.computes(), "iir_a6");
     EXPECT_EQ(plan.variant().key.order, 3);
     EXPECT_EQ(plan.variant().key.tile, CASCADE_TEST_DIRECT3_TILE);
@@ -270,8 +270,8 @@ TEST(IirGpu, ExactDirectFormOfOrderThreeTakesLargerTilesOnWholeOnes) {
          {Boundary::zero, Boundary::clamp, Boundary::periodic, Boundary::reflect, Boundary::mirror}) {
         for (Size size : {Size{2 * b, b}, Size{b, 3 * b}, Size{2 * b + 1, b}, Size{b, b - 3}}) {
             const bool whole = size.width % b == 0 && size.height % b == 0;
-            const IirPlan plan(filter, size.width, size.height, Form::automatic, Algorithm::a6, Device::cuda,
-                               boundary);
+            const IirPlan plan(filter, size.width, size.height,
+                               {boundary, DeviceChoice::cuda, Form::automatic, Algorithm::a6});
             EXPECT_EQ(plan.variant().key.order, 3);
             EXPECT_EQ(plan.variant().key.tile, whole ? b : CASCADE_TEST_IIR_TILE)
                 << boundary_name(boundary) << " " << size.width << "x" << size.height;
@@ -283,11 +283,14 @@ TEST(IirGpu, ExactDirectFormOfOrderThreeTakesLargerTilesOnWholeOnes) {
 // On the CPU, which has no block-parallel direct form of order 3, order 3 keeps its sections.
 TEST(IirCpu, OrderThreeKeepsItsSections) {
     const RecursiveFilter g4 = van_vliet_gaussian(4);
-    EXPECT_EQ(IirPlan(Filter2D{g4, g4}, 64, 64, Form::automatic, Algorithm::a6, Device::cpu)
-                  .variant()
-                  .key.computes(),
-              "iir_a6_sections");
-    EXPECT_THROW(IirPlan(Filter2D{g4, g4}, 64, 64, Form::direct, Algorithm::a6, Device::cpu), Error);
+    EXPECT_EQ(
+        IirPlan(Filter2D{g4, g4}, 64, 64, {Boundary::none, DeviceChoice::cpu, Form::automatic, Algorithm::a6})
+            .variant()
+            .key.computes(),
+        "iir_a6_sections");
+    EXPECT_THROW(
+        IirPlan(Filter2D{g4, g4}, 64, 64, {Boundary::none, DeviceChoice::cpu, Form::direct, Algorithm::a6}),
+        Error);
 }
 
 TEST(IirRt, SectionsReachOrdersBeyondTheDirectVariants) {

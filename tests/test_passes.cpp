@@ -51,7 +51,6 @@ class PassesTest : public testing::DeviceTest<DeviceChoice> {};
 // Each part, in both forms (a direct second-order filter, van Vliet's third-order Gaussian as two
 // sections), under none and (one dimension's parts) clamp and reflect, within 1e-5.
 TEST_P(PassesTest, EveryPartMatchesTheReference) {
-    const Device device = GetParam() == DeviceChoice::cuda ? Device::cuda : Device::cpu;
     const RecursiveFilter second = unit_gain_filter({{0.6, 0.25}, {0.6, -0.25}});
     const RecursiveFilter first = unit_gain_filter({{-0.4, 0.0}});
     const struct {
@@ -72,8 +71,8 @@ TEST_P(PassesTest, EveryPartMatchesTheReference) {
                     Image output(width, height, 2);
                     std::fill(output.data.begin(), output.data.end(),
                               std::numeric_limits<float>::quiet_NaN());
-                    IirPlan plan(f.filter, width, height, Form::automatic, Algorithm::automatic, device,
-                                 boundary, SampleType::f32, 0, {}, passes);
+                    IirPlan plan(f.filter, width, height,
+                                 {boundary, GetParam(), Form::automatic, Algorithm::automatic, {}, passes});
                     plan.run(input, output);
                     for (int c = 0; c < 2; c++) {
                         const double error = relative_l2(
@@ -120,7 +119,7 @@ bool contains(const std::string &text, const std::string &part) {
 std::string refusal(const Filter2D &f, Algorithm algorithm, Boundary boundary, Passes passes,
                     SampleType samples = SampleType::f32) {
     try {
-        IirPlan(f, 20, 20, Form::automatic, algorithm, Device::cpu, boundary, samples, 0, {}, passes);
+        IirPlan(f, 20, 20, {boundary, DeviceChoice::cpu, Form::automatic, algorithm, {}, passes}, samples);
     } catch (const Error &e) {
         return e.what();
     }

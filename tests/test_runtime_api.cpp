@@ -50,12 +50,10 @@ void expect_same_from_threads(Plan &plan, const Image &input, int threads, int r
 class PlanThreads : public testing::DeviceTest<DeviceChoice> {};
 
 TEST_P(PlanThreads, IirPlanGivesTheSameResultFromSeveralThreadsAtOnce) {
-    const Device device = resolve_device(GetParam());
     auto rng = testing::rng_for_test();
     const Image input = testing::random_image(rng, 97, 61, 2);
     const RecursiveFilter g = van_vliet_gaussian(3.0);
-    IirPlan plan({g, g}, input.width, input.height, Form::automatic, Algorithm::automatic, device,
-                 Boundary::reflect);
+    IirPlan plan({g, g}, input.width, input.height, {Boundary::reflect, GetParam()});
     expect_same_from_threads(plan, input, 4, 3);
     Image output(input.width, input.height, input.channels);
     plan.run(input, output);
@@ -66,13 +64,12 @@ TEST_P(PlanThreads, IirPlanGivesTheSameResultFromSeveralThreadsAtOnce) {
 }
 
 TEST_P(PlanThreads, GaussianPlansOfEveryMethodShareAcrossThreads) {
-    const Device device = resolve_device(GetParam());
     auto rng = testing::rng_for_test();
     const Image input = testing::random_image(rng, 64, 45, 1);
     for (GaussianMethod method : {GaussianMethod::vanvliet, GaussianMethod::deriche2,
                                   GaussianMethod::deriche4, GaussianMethod::twoway}) {
         GaussianPlan plan(design_gaussian(2.0, method), input.width, input.height, input.channels,
-                          Form::automatic, Algorithm::automatic, device);
+                          {Boundary::none, GetParam()});
         SCOPED_TRACE(gaussian_method_name(method));
         expect_same_from_threads(plan, input, 3, 2);
     }
@@ -147,7 +144,7 @@ TEST(CudaApi, BlursTheCallersDeviceMemoryOnTheCallersStream) {
     CUDA_OK(cudaMemcpyAsync(in, input.data.data(), sizeof(float) * W * H, cudaMemcpyHostToDevice, stream));
     CUDA_OK(cudaMemsetAsync(out, 0xff, sizeof(float) * W * H, stream));  // NaN
 
-    IirPlan plan({g, g}, W, H, Form::automatic, Algorithm::automatic, Device::cuda, Boundary::mirror);
+    IirPlan plan({g, g}, W, H, {Boundary::mirror, DeviceChoice::cuda});
     auto src = cuda::wrap(in, W, H), dst = cuda::wrap(out, W, H);
     {
         cuda::Scope on(stream);
@@ -211,7 +208,7 @@ TEST(CudaApi, DeviceOnlyBuffersRunEveryAlgorithm) {
     for (Algorithm algorithm : algorithms)
         for (Boundary boundary : {Boundary::none, Boundary::mirror}) {
             CUDA_OK(cudaMemset(out, 0xff, sizeof(float) * W * H));  // NaN
-            IirPlan plan({g, g}, W, H, Form::automatic, algorithm, Device::cuda, boundary);
+            IirPlan plan({g, g}, W, H, {boundary, DeviceChoice::cuda, Form::automatic, algorithm});
             auto src = cuda::wrap(in, W, H), dst = cuda::wrap(out, W, H);
             plan.run(src.raw_buffer(), dst.raw_buffer());
             Image result(W, H, 1);
@@ -266,9 +263,7 @@ TEST(CudaApi, DeviceOutOfMemoryIsAClearErrorAndRecoverable) {
     const Image input = testing::random_image(rng, W, H, 1);
     const RecursiveFilter g = van_vliet_gaussian(4.0);
     // A plan keeps the device memory of its first run: the plan that meets the full device is new.
-    auto make_plan = [&] {
-        return IirPlan({g, g}, W, H, Form::automatic, Algorithm::automatic, Device::cuda, Boundary::reflect);
-    };
+    auto make_plan = [&] { return IirPlan({g, g}, W, H, {Boundary::reflect, DeviceChoice::cuda}); };
     IirPlan before = make_plan(), starved = make_plan();
     Image expected(W, H, 1), output(W, H, 1);
     before.run(input, expected);  // also loads the kernels while there is room

@@ -173,12 +173,12 @@ TEST(SampleRouting, OnlyAlgorithmSixConvertsAndOnlyTheBuiltOrders) {
     IirOptions rt;
     rt.algorithm = Algorithm::rt;
     EXPECT_FALSE(converts_samples(order1, rt, SampleType::u16, Device::cpu));
-    EXPECT_THROW(
-        IirPlan(order1, 8, 8, Form::automatic, Algorithm::rt, Device::cpu, Boundary::none, SampleType::u8),
-        Error);
-    EXPECT_THROW(
-        IirPlan(order1, 8, 8, Form::automatic, Algorithm::a6, Device::cpu, Boundary::none, SampleType::u32),
-        Error);
+    EXPECT_THROW(IirPlan(order1, 8, 8, {Boundary::none, DeviceChoice::cpu, Form::automatic, Algorithm::rt},
+                         SampleType::u8),
+                 Error);
+    EXPECT_THROW(IirPlan(order1, 8, 8, {Boundary::none, DeviceChoice::cpu, Form::automatic, Algorithm::a6},
+                         SampleType::u32),
+                 Error);
     const RecursiveFilter high = random_stable_filter(rng, 8, 0.9, true);
     EXPECT_FALSE(converts_samples(Filter2D{high, high}, {}, SampleType::u8, Device::cpu));
     Halide::Runtime::Buffer<uint8_t> in(4, 4, 1), out(4, 4, 1);

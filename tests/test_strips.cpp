@@ -1,8 +1,10 @@
 // The CPU's row strips with overlapped column windows (algorithm strips, algebra/iir_strips.h)
-// against the double-precision reference, its overlap bound, and when `auto` picks it.
+// against the double-precision reference, boundary none and the exact boundaries, its overlap
+// bound, and when `auto` picks it.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <complex>
 #include <functional>
 #include <limits>
 #include <memory>
@@ -12,6 +14,7 @@
 #include "cascade/error.h"
 #include "cascade/gaussian.h"
 #include "cascade/iir.h"
+#include "cuda_support.h"
 #include "reference.h"
 #include "strips.h"
 #include "test_support.h"
@@ -27,10 +30,14 @@ using testing::rng_for_test;
 
 constexpr float kPoison = std::numeric_limits<float>::quiet_NaN();
 
-Image filtered(const Image &input, const Filter2D &filter, Algorithm algorithm) {
+const Boundary kExact[] = {Boundary::zero, Boundary::clamp, Boundary::periodic, Boundary::reflect,
+                           Boundary::mirror};
+
+Image filtered(const Image &input, const Filter2D &filter, Algorithm algorithm,
+               Boundary boundary = Boundary::none) {
     Image output(input.width, input.height, input.channels);
     std::fill(output.data.begin(), output.data.end(), kPoison);
-    iir_2d(input, output, filter, {Boundary::none, DeviceChoice::cpu, Form::automatic, algorithm});
+    iir_2d(input, output, filter, {boundary, DeviceChoice::cpu, Form::automatic, algorithm});
     return output;
 }
 
@@ -39,6 +46,53 @@ void expect_matches_reference(const Image &input, const Image &output, const Fil
     const auto expected = reference::filter_2d(filter, input);
     for (int c = 0; c < input.channels; c++)
         EXPECT_LE(relative_l2(reference::plane(output, c), expected[c]), 1e-5) << what << " channel " << c;
+}
+
+// The same under an exact boundary, against the float64 filter of the extension.
+void expect_matches_extension(const Image &input, const Image &output, const Filter2D &filter,
+                              Boundary boundary, const std::string &what, double bound = 1e-5) {
+    for (int c = 0; c < input.channels; c++) {
+        const auto expected = reference::filter_2d(filter, reference::plane(input, c), boundary);
+        EXPECT_LE(relative_l2(reference::plane(output, c), expected), bound)
+            << boundary_name(boundary) << " " << what << " channel " << c;
+    }
+}
+
+// A low-pass filter of `order`: real poles in (0, max_pole], or complex pairs within 0.5 rad of the
+// real axis; its gain makes a constant 1.
+RecursiveFilter low_pass_filter(std::mt19937_64 &rng, int order, double max_pole) {
+    std::uniform_real_distribution<double> radius(0.05, max_pole), angle(0.0, 0.5);
+    std::vector<std::complex<double>> poly{1.0};
+    const auto multiply = [&](std::complex<double> p) {
+        poly.push_back(0.0);
+        for (size_t k = poly.size() - 1; k >= 1; k--) poly[k] -= p * poly[k - 1];
+    };
+    for (int left = order; left > 0;) {
+        const double r = radius(rng);
+        if (left >= 2) {
+            const double a = angle(rng);
+            multiply(std::polar(r, a));
+            multiply(std::polar(r, -a));
+            left -= 2;
+        } else {
+            multiply(r);
+            left -= 1;
+        }
+    }
+    RecursiveFilter f;
+    double sum = 0;
+    for (size_t k = 0; k < poly.size(); k++) {
+        if (k > 0) f.feedback.push_back(poly[k].real());
+        sum += poly[k].real();
+    }
+    f.gain = sum;
+    return f;
+}
+
+bool has_exact_strips(int sections, bool level) {
+    VariantKey key = VariantKey::parse(std::string("iir_strips_sections_exact") + (level ? "_level" : "") +
+                                       "_o" + std::to_string(sections) + "_cpu");
+    return lookup_variant(key) != nullptr;
 }
 
 std::string size_name(int width, int height) { return std::to_string(width) + "x" + std::to_string(height); }
@@ -69,6 +123,39 @@ TEST_P(StripsOrder, MatchesDoubleReferenceOnAwkwardSizes) {
                     (complex_poles ? "complex " : "real ") + size_name(size[0], size[1]));
             }
     }
+}
+
+// Every extension on the same sizes, with poles to 0.8 and to 0.95 (these run about the image's
+// level, the `_level` variants): the margins fold as often as the line is shorter than them (1×1,
+// 3×5), and the first and last strips warm up over the extension. On images with a side shorter
+// than kStripsMinExactLine, which `auto` keeps on algorithm 6, the warm-up's rounding reaches past
+// 1e−5 of a line of a few samples (runtime/strips.h): there the filters are low-pass ones (the
+// Gaussians' kind; any filter reached 2.4e−3), held to 2e−4 (the largest seen, 7.8e−5: order 7,
+// poles to 0.95, reflect on 2×2); elsewhere any filter, to 1e−5.
+TEST_P(StripsOrder, ExactBoundariesMatchTheExtensionsFloat64Reference) {
+    const int order = GetParam();
+    if (!has_exact_strips(order, false) || !has_exact_strips(order, true))
+        GTEST_SKIP() << "no exact strips variant of " << order << " sections or more in this build";
+    auto rng = rng_for_test();
+    const int sizes[][2] = {{1, 1},   {2, 2},    {3, 5},    {37, 1},    {1, 37},   {31, 29}, {8, 64},
+                            {65, 63}, {67, 131}, {127, 61}, {257, 193}, {2000, 3}, {3, 2000}};
+    for (Boundary boundary : kExact)
+        for (double pole : {0.8, 0.95})
+            for (const auto &size : sizes) {
+                const bool complex_poles = order >= 2 && size[1] % 2;
+                const int channels = size[0] % 2 ? 1 : 3;
+                const bool short_line = std::min(size[0], size[1]) < kStripsMinExactLine;
+                const Filter2D filter =
+                    short_line
+                        ? Filter2D{low_pass_filter(rng, order, pole), low_pass_filter(rng, order, pole)}
+                        : Filter2D{random_stable_filter(rng, order, pole, complex_poles),
+                                   random_stable_filter(rng, order, pole, complex_poles)};
+                const Image input = random_image(rng, size[0], size[1], channels);
+                expect_matches_extension(input, filtered(input, filter, Algorithm::strips, boundary), filter,
+                                         boundary,
+                                         "pole " + std::to_string(pole) + " " + size_name(size[0], size[1]),
+                                         short_line ? 2e-4 : 1e-5);
+            }
 }
 
 INSTANTIATE_TEST_SUITE_P(Orders, StripsOrder, ::testing::Range(1, 9),
@@ -143,6 +230,55 @@ TEST(Strips, AWideGaussianIsAsAccurateAsTheExactAlgorithms) {
     EXPECT_LE(strips, 1e-4);
 }
 
+// Under an exact boundary the windows reach past both edges into the extension, over several
+// strips of a short image, and the rows past both ends of a short row, however often they fold.
+TEST(Strips, ExactWindowsReachingOverSeveralStripsAndBothEdges) {
+    if (!has_exact_strips(2, false) || !has_exact_strips(2, true))
+        GTEST_SKIP() << "no exact strips variant in this build";
+    auto rng = rng_for_test();
+    RecursiveFilter slow;
+    slow.gain = 0.1;
+    slow.feedback = {-0.9};
+    ASSERT_GT(strips_overlap({slow}), 128);
+    for (Boundary boundary : kExact)
+        for (const auto &filter : {Filter2D{slow, random_stable_filter(rng, 3, 0.8, true)},
+                                   Filter2D{random_stable_filter(rng, 3, 0.8, true), slow}})
+            for (int size : {1, 5, 63, 64, 65, 129, 300}) {
+                const Image input = random_image(rng, size, 517 - size, 2);
+                expect_matches_extension(input, filtered(input, filter, Algorithm::strips, boundary), filter,
+                                         boundary, size_name(size, 517 - size));
+            }
+}
+
+// A constant image stays constant under the extensions that keep it (to float rounding): the
+// `_level` variants filter about the image's level.
+TEST(Strips, AConstantStaysConstantUnderTheExtensionsThatKeepIt) {
+    if (!has_exact_strips(2, true)) GTEST_SKIP() << "no exact strips variant about a level in this build";
+    const RecursiveFilter g = van_vliet_gaussian(30);
+    const Filter2D filter{g, g};
+    for (Boundary boundary : {Boundary::clamp, Boundary::periodic, Boundary::reflect, Boundary::mirror}) {
+        Image input(301, 203, 1);
+        std::fill(input.data.begin(), input.data.end(), 0.75f);
+        const Image output = filtered(input, filter, Algorithm::strips, boundary);
+        for (float v : output.data) ASSERT_NEAR(v, 0.75f, 1e-5 * 0.75) << boundary_name(boundary);
+    }
+}
+
+// The row passes' reach past a row: the overlap in whole vectors.
+TEST(StripsOverlap, TheRowsReachWholeVectors) {
+    RecursiveFilter f;
+    f.gain = 0.5;
+    f.feedback = {-0.5};
+    const int n = strips_overlap({f}), row = strips_row_overlap({f});
+    EXPECT_EQ(row % kStripsRowAlignment, 0);
+    EXPECT_GE(row, n);
+    EXPECT_LT(row, n + kStripsRowAlignment);
+    RecursiveFilter slow;
+    slow.gain = 0.001;
+    slow.feedback = {-0.999};
+    EXPECT_EQ(strips_row_overlap({slow}), -1);
+}
+
 // Strips of 64 rows where the overlap is small, 128 to an overlap of 128, 512 past it, but never
 // fewer than four strips a thread while a strip can stay 64 rows.
 TEST(StripsHeight, GrowsWithTheOverlapWhileEveryThreadKeepsStrips) {
@@ -173,23 +309,32 @@ TEST(StripsOverlap, SlowFiltersHaveNone) {
     EXPECT_EQ(strips_overlap({f}), -1);
 }
 
+std::vector<std::unique_ptr<IirPlan>> plans;  // kept: the variants they name outlive the calls
+
 const Variant &planned(const Filter2D &filter, Algorithm algorithm, Boundary boundary,
                        SampleType samples = SampleType::f32) {
-    static std::vector<std::unique_ptr<IirPlan>> plans;
-    plans.push_back(std::make_unique<IirPlan>(filter, 40, 30, Form::automatic, algorithm, Device::cpu,
-                                              boundary, samples));
+    plans.push_back(std::make_unique<IirPlan>(
+        filter, 40, 36, IirOptions{boundary, DeviceChoice::cpu, Form::automatic, algorithm}, samples));
     return plans.back()->variant();
 }
 
-// `auto` on the CPU: strips for boundary none and float32 where the response fades within the
-// bound; algorithm 6 for exact boundaries, 8/16-bit samples and slow filters.
+// `auto` on the CPU: strips for float32 where both directions' responses fade within the bound
+// (under boundary none the columns' alone), every boundary; algorithm 6 for 8/16-bit samples and
+// slow filters.
 TEST(Strips, AutomaticPicksStripsWhereTheyApply) {
     auto rng = rng_for_test();
     const RecursiveFilter f = random_stable_filter(rng, 3, 0.8, true);
     EXPECT_STREQ(planned({f, f}, Algorithm::automatic, Boundary::none).key.computes().c_str(),
                  "iir_strips_sections");
-    EXPECT_STRNE(planned({f, f}, Algorithm::automatic, Boundary::clamp).key.computes().c_str(),
-                 "iir_strips_sections");
+    // (`_level` too where the extension keeps constants and the filter needs it.)
+    const auto computes = [](const Variant &v, const std::string &prefix) {
+        return v.key.computes().rfind(prefix, 0) == 0;
+    };
+    if (has_exact_strips(3, false) && has_exact_strips(3, true))
+        for (Boundary boundary : kExact)
+            EXPECT_TRUE(
+                computes(planned({f, f}, Algorithm::automatic, boundary), "iir_strips_sections_exact"))
+                << boundary_name(boundary);
     EXPECT_STRNE(planned({f, f}, Algorithm::automatic, Boundary::none, SampleType::u8).key.computes().c_str(),
                  "iir_strips_sections");
     RecursiveFilter slow;
@@ -197,6 +342,16 @@ TEST(Strips, AutomaticPicksStripsWhereTheyApply) {
     slow.feedback = {-0.999};
     EXPECT_STREQ(planned({slow, f}, Algorithm::automatic, Boundary::none).key.computes().c_str(),
                  "iir_a6_sections");
+    // Boundary none reads no row past a row's ends; an exact boundary's row passes reach over them.
+    EXPECT_STREQ(planned({f, slow}, Algorithm::automatic, Boundary::none).key.computes().c_str(),
+                 "iir_strips_sections");
+    EXPECT_TRUE(
+        computes(planned({f, slow}, Algorithm::automatic, Boundary::reflect), "iir_a6_sections_exact"));
+    // A side shorter than kStripsMinExactLine: algorithm 6 under an exact boundary.
+    plans.push_back(std::make_unique<IirPlan>(
+        Filter2D{f, f}, kStripsMinExactLine - 1, 300,
+        IirOptions{Boundary::reflect, DeviceChoice::cpu, Form::automatic, Algorithm::automatic}));
+    EXPECT_TRUE(computes(plans.back()->variant(), "iir_a6_sections_exact"));
 }
 
 TEST(Strips, RefusesWhatItCannotRunSayingWhy) {
@@ -211,20 +366,30 @@ TEST(Strips, RefusesWhatItCannotRunSayingWhy) {
         return std::string("no error");
     };
     EXPECT_NE(message([&] {
-                  IirPlan({f, f}, 9, 9, Form::automatic, Algorithm::strips, Device::cpu, Boundary::reflect);
-              }).find("takes boundary none"),
+                  IirPlan({f, f}, 9, 9,
+                          {Boundary::clamp, DeviceChoice::cpu, Form::automatic, Algorithm::strips},
+                          SampleType::f32, 2);
+              }).find("margin"),
               std::string::npos);
-    EXPECT_NE(message([&] {
-                  IirPlan({f, f}, 9, 9, Form::automatic, Algorithm::strips, Device::cuda);
-              }).find("CPU only"),
-              std::string::npos);
+    EXPECT_NE(
+        message([&] {
+            IirPlan({f, f}, 9, 9, {Boundary::none, DeviceChoice::cuda, Form::automatic, Algorithm::strips});
+        }).find("CPU only"),
+        std::string::npos);
     RecursiveFilter slow;
     slow.gain = 0.001;
     slow.feedback = {-0.999};
-    EXPECT_NE(message([&] {
-                  IirPlan({slow, f}, 9, 9, Form::automatic, Algorithm::strips, Device::cpu);
-              }).find("fades too slowly"),
-              std::string::npos);
+    EXPECT_NE(
+        message([&] {
+            IirPlan({slow, f}, 9, 9, {Boundary::none, DeviceChoice::cpu, Form::automatic, Algorithm::strips});
+        }).find("fades too slowly"),
+        std::string::npos);
+    if (has_exact_strips(2, false))
+        EXPECT_NE(message([&] {
+                      IirPlan({f, slow}, 9, 9,
+                              {Boundary::reflect, DeviceChoice::cpu, Form::automatic, Algorithm::strips});
+                  }).find("horizontal filter's response fades too slowly"),
+                  std::string::npos);
     EXPECT_EQ(parse_algorithm("strips"), Algorithm::strips);
     EXPECT_STREQ(algorithm_name(Algorithm::strips), "strips");
 }

@@ -89,7 +89,7 @@ TEST(TileMatrices, CarriesRebuildTheSerialCascade) {
 TEST(TileMatrices, TableHoldsTheChunkPowers) {
     const std::vector<RecursiveFilter> sections = {{0.5, {-0.5}}};
     const int b = 8;
-    const std::vector<float> table = tiled_table(sections, b, 20);
+    const std::vector<double> table = tiled_table(sections, b, 20);
     const TiledLayout layout{b, 1};
     ASSERT_EQ(table.size(), size_t(layout.rows()) * b);
     const double mf = tile_matrices(sections, b, b).Mf(0, 0);

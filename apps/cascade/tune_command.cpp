@@ -197,8 +197,7 @@ BenchCase auto_case(const Filter2D &filter, Boundary boundary, Device device, in
     if (chain) {
         calls = chain->variants();
     } else {
-        plan = std::make_shared<IirPlan>(filter, width, height, Form::automatic, Algorithm::automatic, device,
-                                         boundary);
+        plan = std::make_shared<IirPlan>(filter, width, height, IirOptions{boundary, choice_of(device)});
         calls = {&plan->variant()};
     }
     std::string name = candidate_calling(calls, candidates, boundary, device);

@@ -3,7 +3,7 @@
 // device already and leaves its result there: no host copy is made.
 //
 //   float *in, *out;                        // cudaMalloc'ed, W×H float32, rows W apart
-//   cascade::IirPlan plan(filter, W, H, Form::automatic, Algorithm::automatic, Device::cuda);
+//   cascade::IirPlan plan(filter, W, H, {Boundary::none, DeviceChoice::cuda});
 //   auto src = cascade::cuda::wrap(in, W, H), dst = cascade::cuda::wrap(out, W, H);
 //   {
 //       cascade::cuda::Scope on(stream);    // this thread's Cascade calls run on `stream`

@@ -29,4 +29,13 @@ std::vector<std::string> device_choice_names();             // the same
 // Throws cascade::Error, saying why, when `cuda` is asked for and cannot be had.
 Device resolve_device(DeviceChoice choice);
 
+// The device a plan is made for: as resolve_device, but `cuda` needs only this build's CUDA
+// variants, not a device present (plans are made, and their variants chosen, before they run; the
+// run says where the device is missing).
+Device plan_device(DeviceChoice choice);
+
+// The choice that resolves to `device`: for a caller that resolved it already and hands it on
+// through options.
+DeviceChoice choice_of(Device device);
+
 }  // namespace cascade

@@ -47,10 +47,12 @@ constexpr double kMinPairedPoleGap = 0.3;
 
 // The filter as a pipeline variant runs it: one direct-form section padded with zero feedback to
 // `variant_order`, or sections of order 2 (a first-order one with a_2 = 0) padded with identity
-// sections to `variant_order` of them, the gain on the first. Coefficients are rounded to float,
-// as the pipeline sees them, so that tables derived from them match its scans, and the gain is
-// rescaled so that the rounded filter keeps the exact one's DC gain.
-std::vector<RecursiveFilter> variant_sections(const RecursiveFilter &filter, bool direct, int variant_order);
+// sections to `variant_order` of them, the gain on the first. For a float32 pipeline (`float32`)
+// coefficients are rounded to float, as the pipeline sees them, so that tables derived from them
+// match its scans, and the gain is rescaled so that the rounded filter keeps the exact one's DC
+// gain; a float64 pipeline runs them as they are.
+std::vector<RecursiveFilter> variant_sections(const RecursiveFilter &filter, bool direct, int variant_order,
+                                              bool float32 = true);
 
 // Samples past which the filter's impulse response (causal or anticausal) has fallen below 1e−9 of
 // its peak: how far past the edges cascade::funcs runs a recursion with run-time coefficients for

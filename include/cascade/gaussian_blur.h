@@ -18,16 +18,21 @@ namespace cascade {
 class FirPlan;  // internals: the numerator and the two-way pipelines
 class TwoWayPlan;
 
-// A method's filter for one sigma, designed once. vanvliet and twoway have no numerator (taps
-// {1}); twoway runs `two_way` and leaves `parts` with van Vliet's pass it approximates.
+// A method's filter for a sigma down the columns (y) and one along the rows (x), designed once;
+// only vanvliet, one all-pole pass a dimension, lets them differ. vanvliet and twoway have no
+// numerator (taps {1}); twoway runs `two_way` and leaves `parts` with van Vliet's pass it
+// approximates.
 struct GaussianDesign {
     GaussianMethod method = GaussianMethod::vanvliet;
-    double sigma = 0;
-    FirIirGaussian parts;
+    double sigma_y = 0, sigma_x = 0;
+    FirIirGaussian parts;    // sigma_y's; the rows' too, but for their all-pole pass
+    RecursiveFilter pass_x;  // the rows' all-pole pass: parts.pass where the sigmas agree
     TwoWayGaussian two_way;
 };
 
-// Throws cascade::Error when the method does not support sigma (not finite, or out of range).
+// Throws cascade::Error when the method does not support a sigma (not finite, or out of range),
+// or when the sigmas differ for a method other than vanvliet.
+GaussianDesign design_gaussian(double sigma_y, double sigma_x, GaussianMethod method);
 GaussianDesign design_gaussian(double sigma, GaussianMethod method);
 
 // A method's pipelines for W×H×C images on one device, everything they read made once:
@@ -42,9 +47,16 @@ GaussianDesign design_gaussian(double sigma, GaussianMethod method);
 // concurrently).
 class GaussianPlan {
 public:
-    GaussianPlan(const GaussianDesign &design, int width, int height, int channels, Form form,
-                 Algorithm algorithm, Device device, Boundary boundary = Boundary::none,
-                 SampleType samples = SampleType::f32);
+    // `options` as gaussian_blur takes them: the device resolved as there (resolve_device); the
+    // rest choose how the all-pole passes run (IirPlan).
+    GaussianPlan(const GaussianDesign &design, int width, int height, int channels,
+                 const IirOptions &options = {}, SampleType samples = SampleType::f32);
+    // The same, or null where this build does not convert `samples` (a method other than vanvliet,
+    // or IirPlan::converting's null) instead of throwing for it: the buffer entry point then
+    // returns false having chosen the variant once.
+    static std::unique_ptr<GaussianPlan> converting(const GaussianDesign &design, int width, int height,
+                                                    int channels, const IirOptions &options,
+                                                    SampleType samples);
     ~GaussianPlan();
     GaussianPlan(const GaussianPlan &) = delete;
     GaussianPlan &operator=(const GaussianPlan &) = delete;
@@ -57,6 +69,9 @@ public:
     void run(const Image &input, Image &output);
 
 private:
+    // vanvliet's all-pole passes, made already.
+    GaussianPlan(std::unique_ptr<IirPlan> iir, Device device, int width, int height, int channels);
+
     Device device_;
     int width_, height_, channels_;
     std::unique_ptr<FirPlan> fir_;         // deriche: the numerator

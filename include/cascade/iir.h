@@ -31,8 +31,9 @@ std::vector<std::string> form_names();
 // `a4`, `a5`, `a6`, the block-parallel algorithms 4 and 5 of Nehab et al. 2011 and 6 of Nehab &
 // Maximo 2016 (docs/algorithms.md); `a2`, their algorithm 2, blocked but not overlapped, the
 // comparison point (boundary none only); `strips`, the CPU's row strips with overlapped column
-// windows (boundary none, float32; docs/algorithms.md). `automatic`: on the CPU strips where they
-// apply (boundary none, float32 samples, a column response that fades within 1024 rows),
+// windows, the exact boundaries by reading the extension's folded rows and columns (float32;
+// docs/algorithms.md). `automatic`: on the CPU strips where they apply (float32 samples, no margin,
+// responses that fade within 1024 samples, and under an exact boundary both sides at least 32),
 // else a6.
 enum class Algorithm { automatic, rt, a2, a4, a5, a6, strips };
 
@@ -87,16 +88,21 @@ struct IirOptions {
 // context of that first call (cascade/cuda.h): use a plan within one context.
 class IirPlan {
 public:
-    // `samples`: the type of the images it reads and writes; uint8 and uint16 are converted
-    // inside the pipeline's first and last pass (algorithm 6; converts_samples says when).
-    // `margin` (boundary zero or clamp): the output is (W + 2·margin)×(H + 2·margin), the exact
-    // filter of the extension that far past each edge too, for a filter that reads past the edges
-    // after it (Deriche's numerator). Built for what Deriche needs: order 2 and 2 sections.
-    // `schedule`: the knobs of a block-parallel algorithm's variant (default: the build's).
-    // `passes`: the part of the filter to run (float32, no margin).
-    IirPlan(const Filter2D &filter, int width, int height, Form form, Algorithm algorithm, Device device,
-            Boundary boundary = Boundary::none, SampleType samples = SampleType::f32, int margin = 0,
-            TileSchedule schedule = {}, Passes passes = Passes::all);
+    // `options`: as iir_2d takes them; the device is resolved as there (resolve_device), so a
+    // CUDA plan needs the device. options.schedule: the knobs of a block-parallel algorithm's
+    // variant (default: the build's); options.passes: the part of the filter to run (float32, no
+    // margin). `samples`: the type of the images it reads and writes; uint8 and uint16 are
+    // converted inside the pipeline's first and last pass (algorithm 6; converts_samples says
+    // when). `margin` (boundary zero or clamp): the output is (W + 2·margin)×(H + 2·margin), the
+    // exact filter of the extension that far past each edge too, for a filter that reads past the
+    // edges after it (Deriche's numerator). Built for what Deriche needs: order 2 and 2 sections.
+    IirPlan(const Filter2D &filter, int width, int height, const IirOptions &options = {},
+            SampleType samples = SampleType::f32, int margin = 0);
+    // The same, or null where this build does not convert `samples` for this filter and these
+    // options (converts_samples) instead of throwing for it: the buffer entry points then return
+    // false having chosen the variant once.
+    static std::unique_ptr<IirPlan> converting(const Filter2D &filter, int width, int height,
+                                               const IirOptions &options, SampleType samples);
     ~IirPlan();
     IirPlan(const IirPlan &) = delete;
     IirPlan &operator=(const IirPlan &) = delete;
@@ -114,12 +120,15 @@ public:
 private:
     struct Tables;
     struct Edges;
+    // `refusable`: samples no variant converts leave variant_ null instead of throwing.
+    IirPlan(const Filter2D &filter, int width, int height, const IirOptions &options, SampleType samples,
+            int margin, bool refusable);
     // The variant's call on these buffers, every argument bound; checks their size.
     PipelineCall call(halide_buffer_t *input, halide_buffer_t *output) const;
 
     const Variant *variant_;
     SampleType samples_;
-    std::map<std::string, float> scalars_;
+    std::map<std::string, double> scalars_;
     std::unique_ptr<Tables> tables_;
     std::unique_ptr<Edges> edges_;
     int width_, height_, margin_;

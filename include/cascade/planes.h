@@ -11,7 +11,8 @@
 namespace cascade {
 
 halide_type_t halide_type(SampleType type);
-// The type of a filter buffer's samples: float32, uint8 or uint16; throws cascade::Error otherwise.
+// The type of a filter buffer's samples: float32, float64, uint8 or uint16; throws cascade::Error
+// otherwise.
 SampleType sample_type_of(const halide_buffer_t *buffer);
 
 // A W×H×C view of `data`, x samples `x_stride` apart, rows `row_stride`, channels

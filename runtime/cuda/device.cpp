@@ -83,4 +83,14 @@ Device resolve_device(DeviceChoice choice) {
     return Device::cuda;
 }
 
+Device plan_device(DeviceChoice choice) {
+    if (choice == DeviceChoice::cuda && !has_variants(Device::cuda))
+        throw Error("--device cuda: this build has no CUDA variants (configured with CASCADE_CUDA=OFF)");
+    return choice == DeviceChoice::cuda ? Device::cuda : resolve_device(choice);
+}
+
+DeviceChoice choice_of(Device device) {
+    return device == Device::cuda ? DeviceChoice::cuda : DeviceChoice::cpu;
+}
+
 }  // namespace cascade

@@ -132,7 +132,8 @@ std::vector<double> parse_coefficients(const std::string &text) {
     return values;
 }
 
-std::vector<RecursiveFilter> variant_sections(const RecursiveFilter &f, bool direct, int variant_order) {
+std::vector<RecursiveFilter> variant_sections(const RecursiveFilter &f, bool direct, int variant_order,
+                                              bool float32) {
     std::vector<RecursiveFilter> sections;
     if (direct) {
         sections.push_back(f);
@@ -142,6 +143,7 @@ std::vector<RecursiveFilter> variant_sections(const RecursiveFilter &f, bool dir
         for (RecursiveFilter &s : sections) s.feedback.resize(2, 0.0);
         sections.resize(variant_order, RecursiveFilter{1.0, {0.0, 0.0}});
     }
+    if (!float32) return sections;
     // Rounding moves 1 + Σ a_k, the DC gain's denominator, by ~1e−7·|a|: with poles near 1 (a
     // Gaussian of σ = 200 has 1 + Σ a_k ≈ 1e−4 per section) that is a DC error of 1e−3. The
     // gain is rescaled so that the rounded filter keeps the DC gain of the exact one.

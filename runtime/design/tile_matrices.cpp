@@ -53,17 +53,17 @@ TileMatrices tile_matrices(const std::vector<RecursiveFilter> &sections, int b, 
     return m;
 }
 
-std::vector<float> tiled_table(const std::vector<RecursiveFilter> &sections, int b, int extent) {
+std::vector<double> tiled_table(const std::vector<RecursiveFilter> &sections, int b, int extent) {
     if (extent < 1) throw Error("an empty dimension has no tiles");
     const TileMatrices full = tile_matrices(sections, b, b);
     const TileMatrices last = tile_matrices(sections, b, extent - (extent - 1) / b * b);
     const TiledLayout layout{b, int(full.Mf.rows())};
     if (layout.K > b) throw Error("a tiled filter's state must fit in a tile's width");
-    std::vector<float> table(size_t(layout.rows()) * b, 0.0f);
+    std::vector<double> table(size_t(layout.rows()) * b, 0.0);
     // Row `row` + s holds row s of M.
     auto put = [&](int row, const MatrixXd &M) {
         for (int s = 0; s < M.rows(); s++)
-            for (int k = 0; k < M.cols(); k++) table[size_t(row + s) * b + k] = float(M(s, k));
+            for (int k = 0; k < M.cols(); k++) table[size_t(row + s) * b + k] = M(s, k);
     };
     put(layout.mf(), full.Mf);
     put(layout.mr(), full.Mr);

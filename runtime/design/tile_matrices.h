@@ -22,6 +22,6 @@ TileMatrices tile_matrices(const std::vector<RecursiveFilter> &sections, int b, 
 
 // The packed float table for a dimension of `extent` samples cut into tiles of b: b columns,
 // TiledLayout::rows() rows, row-major.
-std::vector<float> tiled_table(const std::vector<RecursiveFilter> &sections, int b, int extent);
+std::vector<double> tiled_table(const std::vector<RecursiveFilter> &sections, int b, int extent);
 
 }  // namespace cascade

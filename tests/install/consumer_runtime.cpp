@@ -17,8 +17,7 @@ int main() {
         for (int x = 0; x < W; x++) in.at(x, y, 0) = float(image[y][x] = u(rng));
     try {
         const cascade::RecursiveFilter g = cascade::van_vliet_gaussian(2.5);
-        cascade::IirPlan plan({g, g}, W, H, cascade::Form::automatic, cascade::Algorithm::automatic,
-                              cascade::Device::cpu, cascade::Boundary::reflect);
+        cascade::IirPlan plan({g, g}, W, H, {cascade::Boundary::reflect, cascade::DeviceChoice::cpu});
         plan.run(in, out);
         const auto expected = filter_2d(image, g.gain, g.feedback, reflect_at, 400);
         double err = 0, norm = 0;

@@ -1,0 +1,197 @@
+"""Gaussian filters: scipy's exact kernel (FIR) where it is short or a derivative, a recursive
+Gaussian whose cost does not grow with sigma where it is long."""
+
+import numbers
+
+import numpy as np
+
+from . import _native
+from ._apply import separable
+from ._arrays import Arrays, check_type, given_array, output_for
+from ._modes import boundary, filtered_axes, per_axis
+from ._separable import Op
+
+# Kernels of this radius or shorter run as the FIR (exact); longer ones, of order 0, recursively.
+CROSSOVER_RADIUS = 24
+# The recursive filters approximate the untruncated Gaussian; a kernel truncated closer than
+# this many sigmas differs from it by more than the recursion's own error, so it stays an FIR.
+_RECURSIVE_MIN_TRUNCATE = 3.5
+# Cascade's own paths, then the runtime's recursive Gaussians (deriche2, deriche4, twoway, vanvliet).
+METHODS = ("auto", "fir") + tuple(_native.gaussian_method_names())
+# The native 2D Gaussian's range for deriche4 (float32 cannot hold its cascade form beyond).
+_NATIVE_DERICHE4_MAX_SIGMA = 4.0
+# Past this sigma even float64 cannot hold the cascade form: its taps grow like sigma⁶ and its
+# poles crowd 1, and the cancellation costs more digits than are left for 5e-4 (measured:
+# 3e-4 from the Gaussian up to sigma 80, 1.2e-3 at 100, 5e-2 at 200).
+_CASCADE_MAX_SIGMA = 64.0
+
+
+def gaussian_kernel(sigma, order, radius):
+    """scipy's kernel: exp(−x²/2σ²) on −radius..radius, normalised to sum 1, times the polynomial
+    q_order with q_0 = 1 and q_{k+1} = q_k′ − x·q_k/σ² (the order-th derivative of the Gaussian)."""
+    x = np.arange(-radius, radius + 1)
+    phi = np.exp(-0.5 / (sigma * sigma) * x ** 2)
+    phi = phi / phi.sum()
+    if order == 0:
+        return phi
+    q = np.zeros(order + 1)  # q[k] is the coefficient of x^k
+    q[0] = 1.0
+    powers = np.arange(order + 1)
+    for _ in range(order):
+        derivative = np.zeros_like(q)
+        derivative[:-1] = q[1:] * powers[1:]
+        times_x = np.zeros_like(q)
+        times_x[1:] = q[:-1]
+        q = derivative - times_x / (sigma * sigma)
+    return (x[:, None] ** powers).dot(q) * phi
+
+
+def _radius(sigma, truncate, radius):
+    r = int(truncate * sigma + 0.5) if radius is None else radius
+    if isinstance(r, bool) or not isinstance(r, numbers.Integral) or r < 0:
+        raise ValueError(f"radius must be a nonnegative integer, not {radius!r}")
+    return int(r)
+
+
+def _axis_op(sigma, order, mode, cval, truncate, radius, method):
+    """The operation of one axis, before the last two axes' native pairing is decided."""
+    b = boundary(mode)
+    if isinstance(order, bool) or not isinstance(order, numbers.Integral) or order < 0:
+        raise ValueError(f"order must be a nonnegative integer, not {order!r}")
+    r = _radius(sigma, truncate, radius)
+    if method not in METHODS:
+        raise ValueError(f"method {method!r} is not one of {', '.join(METHODS)}")
+    if method == "auto":
+        long = r > CROSSOVER_RADIUS and r >= _RECURSIVE_MIN_TRUNCATE * sigma
+        recursive = order == 0 and long and sigma <= _CASCADE_MAX_SIGMA
+        method = "deriche4" if recursive else "fir"
+    if method == "fir":
+        # scipy correlates with the reversed kernel (a convolution), centred.
+        return Op("fir", b, cval, taps=list(gaussian_kernel(sigma, order, r)[::-1]), center=r)
+    if order != 0:
+        raise ValueError(f"method {method!r} is a Gaussian of order 0; derivatives (order {order}) use 'fir' or 'auto'")
+    if sigma < 0.5:
+        raise ValueError(f"sigma {sigma} is below 0.5, the recursive methods' range; use method='fir' or 'auto'")
+    if method == "vanvliet":
+        gain, feedback = _native.van_vliet_gaussian(sigma)
+        return Op("iir", b, cval, gain=gain, feedback=feedback, exact=False)
+    return Op("gaussian", b, cval, sigma=float(sigma), method=method, exact=False)
+
+
+def _cascade_op(op):
+    taps, gain, feedback = _native.deriche4_cascade(op.sigma)
+    return Op("cascade", op.boundary, op.cval, taps=taps, center=len(taps) // 2, gain=gain, feedback=feedback,
+              exact=False, float64=True)
+
+
+def _settle(ops):
+    """The native 2D Gaussian filters the last two axes together with one sigma: where the axes
+    are not such a pair, deriche4 runs as its cascade form (float64), the others are refused."""
+    axes = sorted(ops)
+    native = [a for a in axes if ops[a].kind == "gaussian"]
+    pair = axes[-2:]
+    paired = (len(pair) == 2 and all(ops[a].kind == "gaussian" for a in pair)
+              and ops[pair[0]].key() == ops[pair[1]].key())
+    for a in native:
+        op = ops[a]
+        fits = paired and a in pair
+        if op.method == "deriche4" and (not fits or op.sigma > _NATIVE_DERICHE4_MAX_SIGMA):
+            if op.sigma > _CASCADE_MAX_SIGMA:
+                raise ValueError(f"deriche4 holds its accuracy up to sigma {_CASCADE_MAX_SIGMA:g}, not {op.sigma:g}; "
+                                 "use method='auto' or 'fir'")
+            ops[a] = _cascade_op(op)
+        elif not fits:
+            raise ValueError(f"method {op.method!r} filters the last two filtered axes together with one sigma "
+                             "and mode; use 'deriche4', 'vanvliet' or 'fir' for other axes")
+    return ops
+
+
+def _gaussian_ops(ndim, sigma, order, mode, cval, truncate, radius, axes, method, channel_axis):
+    chosen = filtered_axes(ndim, axes, channel_axis)
+    n = len(chosen)
+    sigmas = per_axis(sigma, n, "sigma")
+    orders, modes, radii = per_axis(order, n, "order"), per_axis(mode, n, "mode"), per_axis(radius, n, "radius")
+    ops = {}
+    for axis, s, o, m, r in zip(chosen, sigmas, orders, modes, radii):
+        s = float(s)
+        if not s >= 0:
+            raise ValueError(f"sigma must be nonnegative, not {s}")
+        if s > 1e-15:  # scipy leaves an axis of zero sigma untouched
+            ops[axis] = _axis_op(s, o, m, cval, truncate, r, method)
+        else:
+            boundary(m)
+    return _settle(ops)
+
+
+def gaussian_filter(input, sigma, order=0, output=None, mode="reflect", cval=0.0, truncate=4.0, *, radius=None,
+                    axes=None, method="auto", channel_axis=None):
+    """scipy.ndimage.gaussian_filter: a Gaussian (or its derivative of `order`) of standard
+    deviation `sigma` along every axis (or `axes`, less `channel_axis`); sigma, order, mode and
+    radius once or per axis. method 'auto' runs scipy's kernel (FIR) where it has at most
+    CROSSOVER_RADIUS samples each side or is a derivative, a recursive Gaussian otherwise."""
+
+    def make(ndim, part, out_dtype):
+        return _gaussian_ops(ndim, sigma, order, mode, part(cval), truncate, radius, axes, method, channel_axis)
+
+    return separable(input, output, make)
+
+
+def gaussian_filter1d(input, sigma, axis=-1, order=0, output=None, mode="reflect", cval=0.0, truncate=4.0, *,
+                      radius=None, method="auto"):
+    """scipy.ndimage.gaussian_filter1d: gaussian_filter along one axis."""
+    if isinstance(radius, bool) or radius is not None and not isinstance(radius, numbers.Integral):
+        raise ValueError(f"radius must be a nonnegative integer, not {radius!r}")
+    return gaussian_filter(input, sigma, order, output, mode, cval, truncate, radius=radius, axes=(axis,),
+                           method=method)
+
+
+def _derivative_sum(input, sigma, output, mode, cval, kwargs, order, combine):
+    """scipy's generic_laplace / generic_gradient_magnitude over gaussian_filter: the derivative
+    of `order` along each filtered axis (smoothing along the others), combined into output."""
+    arrays = Arrays(input)
+    x = arrays.data
+    check_type(x.dtype)
+    axes = filtered_axes(x.ndim, kwargs.get("axes"), kwargs.get("channel_axis"))
+    with arrays.context():
+        out = output_for(arrays, x, output)
+        if not axes:
+            out[...] = x
+            return out if given_array(output) else arrays.back(out)
+        modes = per_axis(mode, len(axes), "mode")
+        kwargs = dict(kwargs, axes=axes)
+        kwargs.pop("channel_axis", None)
+        for i, axis in enumerate(axes):
+            orders = [0] * len(axes)
+            orders[i] = order
+            # As scipy: each axis's derivative takes that axis's mode along every axis.
+            target = out if i == 0 else out.dtype
+            term = gaussian_filter(x, sigma, orders, target, modes[i], cval, **kwargs)
+            combine(out, term, i == 0)
+        if order == 1:
+            arrays.xp.sqrt(out, out=out, casting="unsafe")
+    return out if given_array(output) else arrays.back(out)
+
+
+def gaussian_laplace(input, sigma, output=None, mode="reflect", cval=0.0, **kwargs):
+    """scipy.ndimage.gaussian_laplace: the sum over the axes of the Gaussian's second derivative
+    along each (kwargs go to gaussian_filter: truncate, radius, axes, method, channel_axis)."""
+
+    def add(out, term, first):
+        if not first:
+            out += term
+
+    return _derivative_sum(input, sigma, output, mode, cval, kwargs, 2, add)
+
+
+def gaussian_gradient_magnitude(input, sigma, output=None, mode="reflect", cval=0.0, **kwargs):
+    """scipy.ndimage.gaussian_gradient_magnitude: sqrt of the sum of the squared Gaussian first
+    derivatives along the axes (kwargs as gaussian_laplace)."""
+
+    def add_square(out, term, first):
+        if first:
+            out *= out
+        else:
+            term *= term
+            out += term
+
+    return _derivative_sum(input, sigma, output, mode, cval, kwargs, 1, add_square)
