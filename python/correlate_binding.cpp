@@ -3,7 +3,6 @@
 #include <cascade/correlate.h>
 #include <pybind11/stl.h>
 
-#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
@@ -12,17 +11,6 @@
 
 namespace cascade_python {
 namespace {
-
-// Every tap's exact bits: plans for taps that differ in the last place are different plans.
-std::string exact_key(const std::vector<double> &taps) {
-    std::string key;
-    char text[32];
-    for (double t : taps) {
-        std::snprintf(text, sizeof text, "%a,", t);
-        key += text;
-    }
-    return key;
-}
 
 void run_correlate1d(const py::capsule &input, const py::capsule &output, const std::vector<double> &taps,
                      int center, int axis, const std::string &boundary, uintptr_t stream) {
@@ -38,8 +26,8 @@ void run_correlate1d(const py::capsule &input, const py::capsule &output, const 
     const cascade::LineAxis line = axis == 0 ? cascade::LineAxis::columns : cascade::LineAxis::rows;
     // A plan holds no size: one serves every shape of its type and device.
     auto plan = cached<cascade::CorrelatePlan>(
-        "correlate1d:" + exact_key(taps) + std::to_string(center) + ":" + std::to_string(axis) + ":" +
-            boundary + ":" + cascade::device_name(call.device) + (f64 ? ":f64" : ":f32"),
+        "correlate1d:" + key_of(taps) + std::to_string(center) + ":" + std::to_string(axis) + ":" + boundary +
+            ":" + cascade::device_name(call.device) + (f64 ? ":f64" : ":f32"),
         [&] {
             return std::make_unique<cascade::CorrelatePlan>(
                 taps, center, line, b, call.device,

@@ -5,10 +5,12 @@
 #include <dlpack/dlpack.h>
 #include <pybind11/pybind11.h>
 
+#include <cstdio>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace cascade_python {
 
@@ -84,9 +86,14 @@ std::shared_ptr<P> cached(const std::string &key, Make make) {
     return std::static_pointer_cast<P>(cached_plan(key, made, &make));
 }
 
+// Every value's exact bits: plans of coefficients that differ in the last place are different plans.
 inline std::string key_of(const std::vector<double> &values) {
     std::string key;
-    for (double v : values) key += std::to_string(v) + ",";
+    char text[32];
+    for (double v : values) {
+        std::snprintf(text, sizeof text, "%a,", v);
+        key += text;
+    }
     return key;
 }
 

@@ -4,7 +4,6 @@
 #include <cascade/fir2d.h>
 #include <pybind11/stl.h>
 
-#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
@@ -13,17 +12,6 @@
 
 namespace cascade_python {
 namespace {
-
-// Every tap's exact bits: plans for taps that differ in the last place are different plans.
-std::string exact_key(const std::vector<double> &taps) {
-    std::string key;
-    char text[32];
-    for (double t : taps) {
-        std::snprintf(text, sizeof text, "%a,", t);
-        key += text;
-    }
-    return key;
-}
 
 void run_fir2d(const py::capsule &input, const py::capsule &output, const std::vector<double> &taps_y,
                int center_y, const std::vector<double> &taps_x, int center_x, const std::string &boundary,
@@ -37,8 +25,8 @@ void run_fir2d(const py::capsule &input, const py::capsule &output, const std::v
     const cascade::Boundary b = cascade::parse_boundary(boundary);
     // A plan holds no size: one serves every shape of its type and device.
     auto plan =
-        cached<cascade::Fir2dPlan>("fir2d:" + exact_key(taps_y) + std::to_string(center_y) + ":" +
-                                       exact_key(taps_x) + std::to_string(center_x) + ":" + boundary + ":" +
+        cached<cascade::Fir2dPlan>("fir2d:" + key_of(taps_y) + std::to_string(center_y) + ":" +
+                                       key_of(taps_x) + std::to_string(center_x) + ":" + boundary + ":" +
                                        cascade::device_name(call.device) + (f64 ? ":f64" : ":f32"),
                                    [&] {
                                        return std::make_unique<cascade::Fir2dPlan>(

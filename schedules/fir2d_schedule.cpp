@@ -53,12 +53,11 @@ void schedule_fir2d_cuda(Fir2d &f, int sample_bytes, Fir2dTile tile) {
     // float32 128 wide: the column pass sums (128 + 2R)/128 columns an output, not (64 + 2R)/64
     // (8192², radius 16, reflect, H100: 0.478 ms against 0.601 at 64 × 64).
     const int TX = tile.width > 0 ? tile.width : sample_bytes == 8 ? 64 : 128;
-    // float64: half the sums a thread, so that they fit 128 registers (ptxas, sm_90, radius 16:
-    // 16 of them spill 316 bytes, 8 none): 1.196 ms at 8192², radius 16, H100. 4 lanes and 16
-    // column rows under 168 registers measured 0.827 ms there but have yet to run the device tests.
-    const int A = tile.lanes > 0 ? tile.lanes : sample_bytes == 8 ? 8 : 4;
-    const int m = tile.column_rows > 0 ? tile.column_rows : sample_bytes == 8 ? 8 : 16;
-    const int registers = tile.registers > 0 ? tile.registers : 128;
+    // float64: 4 lanes and 16 column rows as float32, under 168 registers a thread, where 128 spill
+    // (8192², radius 16, H100: 0.827 ms; 8 lanes and 8 rows under 128: 1.196).
+    const int A = tile.lanes > 0 ? tile.lanes : 4;
+    const int m = tile.column_rows > 0 ? tile.column_rows : 16;
+    const int registers = tile.registers > 0 ? tile.registers : sample_bytes == 8 ? 168 : 128;
     const int P = bank_pitch(TX + 2 * R, A), Po = bank_pitch(TX, A);
     const auto shared_bytes = [&](int ty) { return sample_bytes * ty * (P + Po) + 4 * (TX + ty + 4 * R); };
     int TY = tile.height;

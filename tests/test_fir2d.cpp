@@ -16,33 +16,13 @@
 #include "cascade/error.h"
 #include "cascade/fir2d.h"
 #include "cuda_support.h"
+#include "test_support.h"
 #include "variants.h"
 
 namespace cascade {
 namespace {
 
-// The sample of a line of n that position i of its extension holds, −1 for a zero.
-int64_t folded(Boundary boundary, int64_t i, int64_t n) {
-    switch (boundary) {
-        case Boundary::none:
-        case Boundary::zero:
-            return i >= 0 && i < n ? i : -1;
-        case Boundary::clamp:
-            return i < 0 ? 0 : i >= n ? n - 1 : i;
-        case Boundary::periodic:
-            while (i < 0) i += n;
-            while (i >= n) i -= n;
-            return i;
-        case Boundary::reflect:
-            while (i < 0 || i >= n) i = i < 0 ? -1 - i : 2 * n - 1 - i;
-            return i;
-        case Boundary::mirror:
-            if (n == 1) return 0;
-            while (i < 0 || i >= n) i = i < 0 ? -i : 2 * n - 2 - i;
-            return i;
-    }
-    return -1;
-}
+using testing::folded;
 
 struct Filter {
     std::vector<double> taps;

@@ -105,4 +105,26 @@ std::string temporary_folder() {
     return pattern;
 }
 
+int64_t folded(Boundary boundary, int64_t i, int64_t n) {
+    switch (boundary) {
+        case Boundary::none:
+        case Boundary::zero:
+            return i >= 0 && i < n ? i : -1;
+        case Boundary::clamp:
+            return i < 0 ? 0 : i >= n ? n - 1 : i;
+        case Boundary::periodic:
+            while (i < 0) i += n;
+            while (i >= n) i -= n;
+            return i;
+        case Boundary::reflect:
+            while (i < 0 || i >= n) i = i < 0 ? -1 - i : 2 * n - 1 - i;
+            return i;
+        case Boundary::mirror:
+            if (n == 1) return 0;
+            while (i < 0 || i >= n) i = i < 0 ? -i : 2 * n - 2 - i;
+            return i;
+    }
+    return -1;
+}
+
 }  // namespace cascade::testing

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "cascade/boundary.h"
 #include "cascade/filter.h"
 #include "cascade/image.h"
 
@@ -36,6 +37,10 @@ std::string cli_path();
 // relative L2; otherwise a failure saying by how much.
 ::testing::AssertionResult within_relative_l2(const Eigen::MatrixXd &a, const Eigen::MatrixXd &expected,
                                               double tolerance);
+
+// The sample of a line of n that position i of its extension by `boundary` holds, −1 for a zero:
+// the extension folded one reflection at a time, independently of the library's index code.
+int64_t folded(Boundary boundary, int64_t i, int64_t n);
 
 // A fresh, empty folder under the system's temporary folder, removed at exit.
 std::string temporary_folder();

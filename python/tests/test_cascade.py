@@ -392,3 +392,14 @@ def test_torch_tensors_come_back_as_tensors():
     assert relative(got.cpu().numpy(), cascade.gaussian_filter(x, (0, 2.5, 2.5), method="vanvliet")) <= 2e-6
     cpu = cascade.spline_filter(torch.from_numpy(x), output=np.float32)
     assert isinstance(cpu, torch.Tensor)
+
+
+def test_plans_tell_apart_coefficients_that_differ_in_their_last_digits():
+    # Plans are cached by their coefficients' exact bits: a pole 1e-9 away is another filter.
+    x = random_array((16, 17))
+    a = cascade.iir_filter(x, [-0.5])
+    b = cascade.iir_filter(x, [-0.5 - 1e-9])
+    assert 0 < relative(a, b) < 1e-6
+    c = cascade.gaussian_filter(x, 1.0)
+    d = cascade.gaussian_filter(x, 1.0 + 1e-9)
+    assert 0 < relative(c, d) < 1e-6
