@@ -70,16 +70,6 @@ void run_iir(const py::capsule &input, const py::capsule &output, const std::vec
     call.run([&](halide_buffer_t *in, halide_buffer_t *out) { iir->run(in, out); });
 }
 
-// Whether this build filters `dtype` inside the pipeline for the filter (else Python converts).
-bool converts(const std::vector<double> &feedback_y, double gain_y, const std::vector<double> &feedback_x,
-              double gain_x, const std::string &boundary, const std::string &dtype, bool cuda) {
-    cascade::IirOptions options;
-    options.boundary = cascade::parse_boundary(boundary);
-    return cascade::converts_samples({{gain_y, feedback_y}, {gain_x, feedback_x}}, options,
-                                     sample_type_named(dtype),
-                                     cuda ? cascade::Device::cuda : cascade::Device::cpu);
-}
-
 void run_gaussian(const py::capsule &input, const py::capsule &output, double sigma_y, double sigma_x,
                   const std::string &method, const std::string &boundary, uintptr_t stream) {
     Call call(input, output, stream);
@@ -141,7 +131,6 @@ PYBIND11_MODULE(_cascade, m) {
     m.def("iir", &run_iir);
     m.def("gaussian", &run_gaussian);
     m.def("summed_area_table", &run_sat);
-    m.def("converts", &converts);
     m.def("bspline_prefilter", [](int degree) {
         const cascade::RecursiveFilter f = cascade::bspline_prefilter(degree);
         return py::make_tuple(f.gain, f.feedback);
@@ -179,6 +168,5 @@ PYBIND11_MODULE(_cascade, m) {
         const cascade::FirIirGaussian g = cascade::deriche4_gaussian_unchecked(sigma);
         return py::make_tuple(g.taps, g.pass.gain, g.pass.feedback);
     });
-    m.def("boundary_names", &cascade::boundary_names);
     m.def("gaussian_method_names", &cascade::gaussian_method_names);
 }
