@@ -1,5 +1,10 @@
 """Helpers shared by the package's tests."""
+import importlib.util
+
 import numpy as np
+import pytest
+
+import cascade
 
 RNG = np.random.default_rng(2026)
 
@@ -21,3 +26,16 @@ def random_array(shape, dtype=np.float64):
         return RNG.integers(0, 2, shape).astype(bool)
     info = np.iinfo(dtype)
     return RNG.integers(max(info.min, -1000), min(info.max, 1000) + 1, shape).astype(dtype)
+
+
+def _cuda_missing():
+    """Why the CUDA cases cannot run here, or None."""
+    if importlib.util.find_spec("cupy") is None:
+        return "CuPy is not installed"
+    if cascade._native.cuda_devices() == 0:
+        return "no CUDA device"
+    return None
+
+
+# The CUDA cases: skipped, saying why, without CuPy or a device.
+needs_cuda = pytest.mark.skipif(_cuda_missing() is not None, reason=str(_cuda_missing()))

@@ -1,13 +1,11 @@
 """The package against scipy.ndimage (its drop-in promise) and against double-precision
 definitions where scipy is not exact; on CUDA arrays of CuPy and PyTorch where a device exists."""
-import importlib.util
-
 import numpy as np
 import pytest
 from scipy import ndimage, signal
 
 import cascade
-from support import RNG, random_array, relative
+from support import RNG, needs_cuda, random_array, relative
 
 MODES = ["reflect", "mirror", "wrap", "nearest", "constant", "grid-wrap", "grid-mirror", "grid-constant"]
 SHAPES = [(1,), (7,), (1, 1), (2, 3), (13, 17), (3, 257), (131, 2), (5, 6, 7), (2, 3, 4, 5)]
@@ -348,18 +346,7 @@ def test_uniform_filter_by_summed_area_tables(mode):
 # ---- CUDA ----------------------------------------------------------------------------------
 
 
-def _cuda_reason():
-    if importlib.util.find_spec("cupy") is None:
-        return "CuPy is not installed"
-    if cascade._native.cuda_devices() == 0:
-        return "no CUDA device"
-    return None
-
-
-cuda = pytest.mark.skipif(_cuda_reason() is not None, reason=str(_cuda_reason()))
-
-
-@cuda
+@needs_cuda
 def test_cupy_arrays_run_on_the_device_on_the_current_stream():
     import cupy
 
@@ -381,7 +368,7 @@ def test_cupy_arrays_run_on_the_device_on_the_current_stream():
         assert relative(cupy.asnumpy(got), calls[name](x)) <= 2e-6, name
 
 
-@cuda
+@needs_cuda
 def test_torch_tensors_come_back_as_tensors():
     torch = pytest.importorskip("torch")
     x = random_array((2, 65, 70), np.float32)

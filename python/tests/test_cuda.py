@@ -1,24 +1,13 @@
 """Every function of the drop-in on CuPy arrays against cupyx.scipy.ndimage, the same calls as on
 NumPy: N-D, every mode, float32, float64 and an integer type, output arrays and in place. Skipped,
 saying why, without CuPy or a CUDA device."""
-import importlib.util
-
 import numpy as np
 import pytest
 
 import cascade
-from support import relative
+from support import needs_cuda, relative
 
-
-def _reason():
-    if importlib.util.find_spec("cupy") is None:
-        return "CuPy is not installed"
-    if cascade._native.cuda_devices() == 0:
-        return "no CUDA device"
-    return None
-
-
-pytestmark = pytest.mark.skipif(_reason() is not None, reason=str(_reason()))
+pytestmark = needs_cuda
 
 MODES = ["reflect", "mirror", "wrap", "nearest", "constant", "grid-wrap"]
 # The spline prefilters' modes whose start cupyx and scipy 1.10 (the semantics followed here) both
