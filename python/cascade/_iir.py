@@ -18,7 +18,7 @@ def iir_filter(input, feedback, gain=None, mode="reflect", cval=0.0, output=None
     gain = 1.0 + math.fsum(feedback) if gain is None else float(gain)
     _native.require_stable(gain, feedback)
 
-    def make(ndim, part, out_dtype):
+    def make(ndim, part, out_dtype, work):
         chosen = filtered_axes(ndim, axes, channel_axis)
         modes = per_axis(mode, len(chosen), "mode")
         return {axis: Op("iir", boundary(m), part(cval), gain=gain, feedback=feedback) for axis, m in zip(chosen, modes)}

@@ -77,9 +77,9 @@ def spline_filter(input, order=3, output=np.float64, mode="mirror", *, axes=None
     """scipy.ndimage.spline_filter: the coefficients of the B-spline of `order` (2 to 5, 7, 9)
     that interpolates `input` along every axis (map_coordinates(..., prefilter=False) takes
     them); orders 0 and 1 return the input as `output`. float64 unless output says otherwise."""
-    return separable(input, output, lambda ndim, part, out_dtype: _spline_ops(ndim, order, mode, axes, channel_axis))
+    return separable(input, output, lambda ndim, part, out_dtype, work: _spline_ops(ndim, order, mode, axes, channel_axis))
 
 
 def spline_filter1d(input, order=3, axis=-1, output=np.float64, mode="mirror"):
     """scipy.ndimage.spline_filter1d: spline_filter along one axis."""
-    return separable(input, output, lambda ndim, part, out_dtype: _spline_ops(ndim, order, mode, (axis,), None))
+    return separable(input, output, lambda ndim, part, out_dtype, work: _spline_ops(ndim, order, mode, (axis,), None))

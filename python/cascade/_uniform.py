@@ -41,7 +41,7 @@ def uniform_filter(input, size=3, output=None, mode="reflect", cval=0.0, origin=
     if method != "fir":
         raise ValueError(f"method {method!r} is not 'fir' or 'sat'")
 
-    def make(ndim, part, out_dtype):
+    def make(ndim, part, out_dtype, work):
         chosen = filtered_axes(ndim, axes, channel_axis)
         n = len(chosen)
         sizes, origins, modes = per_axis(size, n, "size"), per_axis(origin, n, "origin"), per_axis(mode, n, "mode")

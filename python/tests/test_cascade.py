@@ -111,12 +111,13 @@ def test_gaussian_filter_is_within_its_targets_of_scipy(sigma, order):
 
 def test_the_recursive_path_runs_past_the_crossover_and_the_fir_below():
     x = random_array((200, 210))
-    long = 1.0 + cascade._gaussian.CROSSOVER_RADIUS / 4.0
+    crossover = cascade._gaussian.crossover_radius(cascade._arrays.Work(np.float64, False))
+    long = 1.0 + crossover / 4.0
     recursive = cascade.gaussian_filter(x, long)
     fir = cascade.gaussian_filter(x, long, method="fir")
     assert relative(fir, ndimage.gaussian_filter(x, long)) <= 1e-12
     assert 1e-6 < relative(recursive, fir) <= 2e-3
-    short = cascade._gaussian.CROSSOVER_RADIUS / 4.0 - 0.5
+    short = crossover / 4.0 - 0.5
     assert relative(cascade.gaussian_filter(x, short), ndimage.gaussian_filter(x, short)) <= 1e-12
 
 
@@ -168,6 +169,17 @@ def test_native_only_methods_say_which_axes_they_take():
         cascade.gaussian_filter(x, 2.0, method="twoway")
     with pytest.raises(ValueError, match="order 0"):
         cascade.gaussian_filter(x, 2.0, order=1, method="vanvliet")
+
+
+def test_float64_data_takes_deriche4_in_its_cascade_form_at_every_sigma():
+    # A long truncation sends sigma 3 past the crossover, into deriche4's float32-only range.
+    x = random_array((60, 70))
+    got = cascade.gaussian_filter(x, 3.0, truncate=10.0)
+    assert got.dtype == np.float64
+    assert relative(got, ndimage.gaussian_filter(x, 3.0, truncate=10.0)) <= 2e-3
+    assert relative(cascade.gaussian_filter(x, 2.0, method="deriche4"), ndimage.gaussian_filter(x, 2.0)) <= 2e-3
+    with pytest.raises(ValueError, match="float32 data"):
+        cascade.gaussian_filter(x, 2.0, method="deriche2")
 
 
 # ---- arrays: N-D, types, outputs ------------------------------------------------------------

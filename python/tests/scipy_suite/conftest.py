@@ -14,10 +14,6 @@ import scipy_shim  # noqa: E402
 # Test (node id relative to this folder, a prefix matches parametrized cases) → why cascade's
 # result differs from what the test asserts.
 EXPECTED_FAILURES = {
-    "test_scipy_filters.py::test_gaussian_truncate":
-        "sigma 5 with truncate=5 is a radius of 25, past the crossover: the recursive Gaussian's impulse "
-        "response never ends, so more than the truncated kernel's 51² samples are nonzero (its values are "
-        "within 5e-4 of scipy's; the test counts nonzeros)",
     "test_scipy_filters.py::TestNdimageFilters::test_gauss03":
         "float32 data is filtered in float32 arithmetic, where scipy sums in float64: the 10^4 outputs "
         "of ~5e3 each sum to 1.8 (4e-8 relative) from the input's sum, the test allows 1.5",
