@@ -15,6 +15,7 @@ IirStripsFuncs iir_strips(Func input, Func output, Expr width, Expr height,
                           const std::optional<StripsExtension> &exact) {
     IirStripsFuncs f;
     f.strip = strip;
+    const Expr zero = Internal::make_zero(input.output_types()[0]);
     Var x("x"), y("y"), s("s"), c("c");
     const Expr window = strip + 2 * overlap;
     // The window of strip s starts at the image's row s·strip − overlap; `columns` holds it at the
@@ -35,9 +36,9 @@ IirStripsFuncs iir_strips(Func input, Func output, Expr width, Expr height,
             f.level = image_level(input, width, height);
             sample -= f.level(c);
         }
-        f.columns(x, y, s, c) = select(extension != kZeroExtension || (y >= 0 && y < height), sample, 0.0f);
+        f.columns(x, y, s, c) = select(extension != kZeroExtension || (y >= 0 && y < height), sample, zero);
     } else {
-        f.columns(x, y, s, c) = select(y >= 0 && y < height, input(x, clamp(y, 0, height - 1), c), 0.0f);
+        f.columns(x, y, s, c) = select(y >= 0 && y < height, input(x, clamp(y, 0, height - 1), c), zero);
     }
     for (const Coefficients &k : vertical) {
         RDom r(0, window, "down_" + std::to_string(f.column_scans.size()));
@@ -56,7 +57,7 @@ IirStripsFuncs iir_strips(Func input, Func output, Expr width, Expr height,
         Expr in = f.columns(x, row, s, c);
         // Past the image's last row boundary none cuts the causal result, as its anticausal pass
         // starts from zero at the image's end; an extension's causal result goes on.
-        if (n == 0 && !exact) in = select(row < height, in, 0.0f);
+        if (n == 0 && !exact) in = select(row < height, in, zero);
         f.columns(x, row, s, c) = recursion_step(
             vertical[n], in, [&](int d) { return f.columns(x, min(row + d, last_row), s, c); },
             [&](int d) { return r.x >= d; });
@@ -94,7 +95,7 @@ IirStripsFuncs iir_strips(Func input, Func output, Expr width, Expr height,
     f.column_fold(x) = extended_index(extension, x, width);
     f.margin = RDom(0, margin, "margin");
     for (Expr column : {f.margin.x - margin, width + f.margin.x}) {
-        f.rows(column, y, c) = select(extension == kZeroExtension, 0.0f,
+        f.rows(column, y, c) = select(extension == kZeroExtension, zero,
                                       f.rows(clamp(f.column_fold(column), 0, width - 1), y, c));
         f.margin_updates++;
     }

@@ -136,9 +136,9 @@ Build build_of(const json &e, const std::string &device) {
     } else if (family == "iir" && algorithm == "strips") {
         k.family = Family::iir_strips;
         k.sections = true;
+        k.samples = word(e, "samples");
         b.generator = "iir_strips";
-        b.params = {"sections=" + std::to_string(sections), "feedback_y.size=" + size,
-                    "feedback_x.size=" + size};
+        b.params = {"sections=" + std::to_string(sections), "samples=" + type_name(k.samples)};
         if (k.exact) b.params.push_back("exact=true");
         if (k.level) b.params.push_back("level=true");
     } else if (family == "iir") {

@@ -1,9 +1,11 @@
 // Row strips with overlapped column windows (algebra/iir_strips.h): the CPU's realisation of a
-// separable causal–anticausal filter, boundary none or (exact) any extension. The coefficients and
-// the overlaps are run-time inputs (runtime/strips.h chooses the overlaps and the strips' height);
-// the section count is a build parameter. sections = S: S sections of order 2 (a_1, a_2 each), the
-// gain on the first.
+// separable causal–anticausal filter, boundary none or (exact) any extension, on float32 or
+// float64 samples (computed in their own type). The coefficients and the overlaps are run-time
+// inputs (runtime/strips.h chooses the overlaps and the strips' height); the section count is a
+// build parameter. sections = S: S sections of order 2 (feedback_{y,x}_{2s, 2s+1}), the gain on
+// the first.
 #include <stdexcept>
+#include <string>
 
 #include "algebra/boundary.h"
 #include "algebra/iir_strips.h"
@@ -17,49 +19,61 @@ using cascade::Coefficients;
 class IirStrips : public Generator<IirStrips> {
 public:
     GeneratorParam<int> sections{"sections", 1, 1, 16};
+    GeneratorParam<Type> samples{"samples", Float(32)};  // float32, float64
     // Exact boundaries: the run-time `extension` (include/cascade/boundary.h's Boundary, not none)
     // and `row_overlap`, the columns the row passes reach past each end of a row.
     GeneratorParam<bool> exact{"exact", false};
     // With exact: filtered about the image's level, `level_gain` the filter's response to 1.
     GeneratorParam<bool> level{"level", false};
 
-    Input<Buffer<float>> input{"input", 3};
-    Input<float> gain_y{"gain_y"};
-    Input<float[]> feedback_y{"feedback_y"};
-    Input<float> gain_x{"gain_x"};
-    Input<float[]> feedback_x{"feedback_x"};
-    Input<int> overlap{"overlap"};
-    Input<int> strip{"strip"};  // rows per strip, a power of two ≥ 64 (runtime/strips.h)
-    Output<Buffer<float>> output{"output", 3};
-
     void configure() {
+        const Type type = samples;
+        if (type != Float(32) && type != Float(64)) throw std::invalid_argument("samples are float32 or float64");
         if (level && !exact) throw std::invalid_argument("level takes exact");
+        input = add_input<Buffer<>>("input", type, 3);
+        for (const char *axis : {"y", "x"}) {
+            gains.push_back(add_input<Expr>(std::string("gain_") + axis, type));
+            feedbacks.emplace_back();
+            for (int k = 0; k < 2 * sections; k++)
+                feedbacks.back().push_back(
+                    add_input<Expr>(std::string("feedback_") + axis + "_" + std::to_string(k), type));
+        }
+        overlap = add_input<int>("overlap");
+        strip = add_input<int>("strip");  // rows per strip, a power of two ≥ 64 (runtime/strips.h)
         if (exact) {
             extension = add_input<int>("extension");
             row_overlap = add_input<int>("row_overlap");
         }
-        if (level) level_gain = add_input<float>(cascade::kLevelGainInput);
+        if (level) level_gain = add_input<Expr>(cascade::kLevelGainInput, type);
+        output = add_output<Buffer<>>("output", type, 3);
     }
 
     void generate() {
         if (get_target().has_gpu_feature()) throw std::invalid_argument("iir_strips is a CPU realisation");
+        Input<Buffer<>> &in = *input;
         std::optional<cascade::StripsExtension> extended;
         if (exact)
             extended = cascade::StripsExtension{*extension, *row_overlap, level ? Expr(*level_gain) : Expr()};
-        cascade::IirStripsFuncs f = cascade::iir_strips(
-            input, output, input.dim(0).extent(), input.dim(1).extent(), filters(gain_y, feedback_y),
-            filters(gain_x, feedback_x), overlap, strip, extended);
-        cascade::schedule_strips_cpu(f, natural_vector_size<float>());
+        cascade::IirStripsFuncs f = cascade::iir_strips(in, *output, in.dim(0).extent(), in.dim(1).extent(),
+                                                        filters(0), filters(1), *overlap, *strip, extended);
+        cascade::schedule_strips_cpu(f, natural_vector_size(Type(samples)));
     }
 
 private:
-    Input<int> *extension = nullptr, *row_overlap = nullptr;
-    Input<float> *level_gain = nullptr;
+    Input<Buffer<>> *input = nullptr;
+    Output<Buffer<>> *output = nullptr;
+    std::vector<Input<Expr> *> gains;
+    std::vector<std::vector<Input<Expr> *>> feedbacks;
+    Input<int> *overlap = nullptr, *strip = nullptr, *extension = nullptr, *row_overlap = nullptr;
+    Input<Expr> *level_gain = nullptr;
 
-    std::vector<Coefficients> filters(Input<float> &gain, Input<float[]> &feedback) {
+    // Dimension d's (0: down the columns, 1: along the rows) sections.
+    std::vector<Coefficients> filters(int d) {
+        const Type type = samples;
         std::vector<Coefficients> result;
         for (int s = 0; s < sections; s++)
-            result.push_back({s == 0 ? Expr(gain) : Expr(1.0f), {feedback[2 * s], feedback[2 * s + 1]}});
+            result.push_back({s == 0 ? Expr(*gains[d]) : Internal::make_one(type),
+                              {Expr(*feedbacks[d][2 * s]), Expr(*feedbacks[d][2 * s + 1])}});
         return result;
     }
 };

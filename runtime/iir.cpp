@@ -175,30 +175,38 @@ struct VariantChoice {
     int row_overlap = -1;  // strips, exact boundaries: columns the row passes reach past a row
 };
 
+// How much of a response the strips' windows may cut off, for their samples' rounding.
+double strips_tail(SampleType samples) { return samples == SampleType::f64 ? kStripsTailFloat64 : kStripsTail; }
+
 // The overlap of the column passes as the strips run them, or −1 where they do not apply.
-int column_overlap(const Filter2D &filter) {
-    return strips_overlap(variant_sections(filter.vertical, false, int(to_sections(filter.vertical).size())));
+int column_overlap(const Filter2D &filter, SampleType samples) {
+    return strips_overlap(variant_sections(filter.vertical, false, int(to_sections(filter.vertical).size())),
+                          strips_tail(samples));
 }
 
 // The reach of the row passes past a row's ends under an exact boundary, or −1 where the strips do
 // not apply.
-int row_overlap(const Filter2D &filter) {
+int row_overlap(const Filter2D &filter, SampleType samples) {
     return strips_row_overlap(
-        variant_sections(filter.horizontal, false, int(to_sections(filter.horizontal).size())));
+        variant_sections(filter.horizontal, false, int(to_sections(filter.horizontal).size())),
+        strips_tail(samples));
 }
 
-// What `automatic` runs: on the CPU the strips where they apply and the build has them, else a6.
+// What `automatic` runs: on the CPU the strips (float32, float64) where they apply and the build
+// has them, else a6.
 Algorithm automatic_algorithm(const Filter2D &filter, Boundary boundary, SampleType samples, bool margin,
                               Device device) {
-    if (device != Device::cpu || samples != SampleType::f32 || margin) return Algorithm::a6;
+    const bool float32 = samples == SampleType::f32;
+    if (device != Device::cpu || (!float32 && samples != SampleType::f64) || margin) return Algorithm::a6;
     const bool exact = boundary != Boundary::none;
     const int sections =
         std::max(needed_order(filter.vertical, false), needed_order(filter.horizontal, false));
-    if (!lookup_variant(wanted(iir_key(Algorithm::strips, true, exact, about_level(filter, boundary)),
-                               sections, Device::cpu)))
-        return Algorithm::a6;
-    return column_overlap(filter) >= 0 && (!exact || row_overlap(filter) >= 0) ? Algorithm::strips
-                                                                               : Algorithm::a6;
+    VariantKey key = iir_key(Algorithm::strips, true, exact, float32 && about_level(filter, boundary));
+    key.samples = sample_key(samples);
+    if (!lookup_variant(wanted(key, sections, Device::cpu))) return Algorithm::a6;
+    return column_overlap(filter, samples) >= 0 && (!exact || row_overlap(filter, samples) >= 0)
+               ? Algorithm::strips
+               : Algorithm::a6;
 }
 
 // Throws cascade::Error for combinations no build holds (not for a variant this build lacks).
@@ -248,7 +256,9 @@ VariantChoice choose_variant(const Filter2D &filter, Form form, Algorithm algori
         samples != SampleType::u16)
         throw Error(std::string("the filters read float32, float64, uint8 or uint16 samples, not ") +
                     sample_name(samples));
-    if (samples != SampleType::f32 && algorithm != Algorithm::a6)
+    if (samples == SampleType::f64 && algorithm != Algorithm::a6 && algorithm != Algorithm::strips)
+        throw Error("float64 samples run on algorithms 6 and strips only");
+    if (samples != SampleType::f32 && samples != SampleType::f64 && algorithm != Algorithm::a6)
         throw Error(std::string(sample_name(samples)) + " samples run on algorithm 6 only");
     const int order = std::max(filter.vertical.order(), filter.horizontal.order());
     // 8/16-bit variants are not built about a level: rounding to their levels hides most drift.
@@ -275,12 +285,12 @@ VariantChoice choose_variant(const Filter2D &filter, Form form, Algorithm algori
             throw Error("the direct form of order " + std::to_string(order) +
                         " runs only with --algorithm rt; algorithm strips uses sections");
         choice.direct = false;  // order ≤ 2: the direct form is one section
-        choice.overlap = column_overlap(filter);
+        choice.overlap = column_overlap(filter, samples);
         if (choice.overlap < 0)
             throw Error("the vertical filter's response fades too slowly for algorithm strips (past " +
                         std::to_string(kStripsMaxOverlap) + " rows); use algorithm 6");
         if (exact) {
-            choice.row_overlap = row_overlap(filter);
+            choice.row_overlap = row_overlap(filter, samples);
             if (choice.row_overlap < 0)
                 throw Error(
                     "the horizontal filter's response fades too slowly for algorithm strips under an "
@@ -534,7 +544,8 @@ IirPlan::IirPlan(const Filter2D &whole, int width, int height, const IirOptions 
         scalars_["overlap"] = float(choice.overlap);
         // Halide's thread pool has a thread per core unless HL_NUM_THREADS says otherwise.
         scalars_["strip"] =
-            float(strips_height(choice.overlap, height, int(std::thread::hardware_concurrency())));
+            float(strips_height(choice.overlap, height, int(std::thread::hardware_concurrency()),
+                                samples == SampleType::f64 ? 8 : 4));
         if (exact) {
             scalars_["extension"] = int(boundary);
             scalars_["row_overlap"] = choice.row_overlap;

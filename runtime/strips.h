@@ -10,6 +10,9 @@ namespace cascade {
 // mass (Σ|h|), that a strip's window may cut off: each cut end moves an output by at most this
 // fraction of the largest output the filter can make, far below float32's rounding.
 inline constexpr double kStripsTail = 1e-9;
+// float64 samples: the same bound below float64's rounding (a spline prefilter's pole −0.268 then
+// reaches 28 rows past a strip).
+inline constexpr double kStripsTailFloat64 = 1e-16;
 
 // Beyond this overlap the windows' extra column steps cost more than algorithm 6 saves:
 // 4096², 2 cores, 2 sections: the strips take 20 ms plus 0.22 ms per row of overlap, algorithm 6
@@ -21,11 +24,11 @@ inline constexpr int kStripsMaxOverlap = 1024;
 // more rows, as long as each thread keeps strips of its own. A power of two (the pipeline finds a
 // row's strip by a shift) of at least 64, the row passes'
 // group of 8 vectors on AVX2 (schedules/strips_schedule.cpp).
-int strips_height(int overlap, int height, int threads);
+int strips_height(int overlap, int height, int threads, int sample_bytes = 4);
 
 // The overlap of the causal cascade of `sections` (as the pipeline runs them): the fewest samples
-// n with Σ_{i≥n}|h_i| ≤ kStripsTail · Σ|h_i|, or −1 when that is past kStripsMaxOverlap.
-int strips_overlap(const std::vector<RecursiveFilter> &sections);
+// n with Σ_{i≥n}|h_i| ≤ tail · Σ|h_i|, or −1 when that is past kStripsMaxOverlap.
+int strips_overlap(const std::vector<RecursiveFilter> &sections, double tail = kStripsTail);
 
 // Under an exact boundary the windows warm up over the folded extension, and a line of a few
 // samples folds into a signal of a few frequencies that the filter may pass far less than it passes
@@ -40,6 +43,6 @@ inline constexpr int kStripsMinExactLine = 32;
 // column tiles at the image's vector alignment (neutral where measured: van Vliet σ 4, 74 or 80
 // columns, 4.30 or 4.24 ms at 2048² on 2 cores); −1 where strips_overlap is.
 inline constexpr int kStripsRowAlignment = 8;
-int strips_row_overlap(const std::vector<RecursiveFilter> &sections);
+int strips_row_overlap(const std::vector<RecursiveFilter> &sections, double tail = kStripsTail);
 
 }  // namespace cascade

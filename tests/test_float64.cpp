@@ -15,7 +15,9 @@
 #include "cascade/planes.h"
 #include "cuda_support.h"
 #include "reference.h"
+#include "strips.h"
 #include "test_support.h"
+#include "variants.h"
 
 namespace cascade {
 namespace {
@@ -69,6 +71,22 @@ TEST_P(Float64Test, EveryOrderMatchesTheFloat64Reference) {
                     << size.height << " channel " << c;
             }
         }
+    }
+}
+
+// On the CPU the float64 plans run the strips wherever float32's do, their windows reaching far
+// enough for float64 (strips.h): the spline prefilter's pole −0.268, 28 rows against 16.
+TEST(Float64Strips, TheCpuRunsTheStripsWithFloat64Overlaps) {
+    const RecursiveFilter f = bspline_prefilter(3);
+    EXPECT_GT(strips_overlap({f}, kStripsTailFloat64), strips_overlap({f}));
+    for (Boundary boundary : {Boundary::none, Boundary::zero, Boundary::clamp, Boundary::periodic,
+                              Boundary::reflect, Boundary::mirror}) {
+        IirOptions options;
+        options.boundary = boundary;
+        options.device = DeviceChoice::cpu;
+        const IirPlan plan({f, f}, 257, 193, options, SampleType::f64);
+        EXPECT_EQ(plan.variant().key.family, Family::iir_strips) << boundary_name(boundary);
+        EXPECT_EQ(plan.variant().key.samples, "f64") << boundary_name(boundary);
     }
 }
 
