@@ -164,7 +164,7 @@ def as_type(xp, values, dtype):
 # Work arrays of the CPU up to this size keep their memory between calls, a set per thread: fresh
 # memory is paged in on its first writes, which at 512² float32 cost more than the filter itself
 # (2 cores: 0.62 against 0.38 ms a Gaussian with a new array between its two axes).
-KEPT_WORK_BYTES = 32 << 20
+KEPT_WORK_BYTES = 64 << 20
 _kept = threading.local()
 
 
