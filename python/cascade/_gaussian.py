@@ -1,6 +1,7 @@
 """Gaussian filters: scipy's exact kernel (FIR) where it is short or a derivative, a recursive
 Gaussian whose cost does not grow with sigma where it is long."""
 
+import functools
 import numbers
 
 import numpy as np
@@ -21,7 +22,7 @@ CROSSOVER_RADIUS = {(True, "float32"): 32, (True, "float64"): 16, (False, "float
 
 def crossover_radius(work):
     """The longest kernel `auto` runs as an FIR where `work` (a Work) runs."""
-    return CROSSOVER_RADIUS[(work.cuda, np.dtype(work.dtype).name)]
+    return CROSSOVER_RADIUS[(work.cuda, "float64" if np.dtype(work.dtype) == np.float64 else "float32")]
 # The recursive filters approximate the untruncated Gaussian; a kernel truncated closer than
 # this many sigmas differs from it by more than the recursion's own error, so it stays an FIR.
 _RECURSIVE_MIN_TRUNCATE = 3.5
@@ -35,24 +36,27 @@ _NATIVE_DERICHE4_MAX_SIGMA = 4.0
 _CASCADE_MAX_SIGMA = 64.0
 
 
+@functools.lru_cache(maxsize=64)
 def gaussian_kernel(sigma, order, radius):
     """scipy's kernel: exp(−x²/2σ²) on −radius..radius, normalised to sum 1, times the polynomial
-    q_order with q_0 = 1 and q_{k+1} = q_k′ − x·q_k/σ² (the order-th derivative of the Gaussian)."""
+    q_order with q_0 = 1 and q_{k+1} = q_k′ − x·q_k/σ² (the order-th derivative of the Gaussian).
+    Kept for the next call of the same arguments, so read-only."""
     x = np.arange(-radius, radius + 1)
     phi = np.exp(-0.5 / (sigma * sigma) * x ** 2)
-    phi = phi / phi.sum()
-    if order == 0:
-        return phi
-    q = np.zeros(order + 1)  # q[k] is the coefficient of x^k
-    q[0] = 1.0
-    powers = np.arange(order + 1)
-    for _ in range(order):
-        derivative = np.zeros_like(q)
-        derivative[:-1] = q[1:] * powers[1:]
-        times_x = np.zeros_like(q)
-        times_x[1:] = q[:-1]
-        q = derivative - times_x / (sigma * sigma)
-    return (x[:, None] ** powers).dot(q) * phi
+    kernel = phi / phi.sum()
+    if order:
+        q = np.zeros(order + 1)  # q[k] is the coefficient of x^k
+        q[0] = 1.0
+        powers = np.arange(order + 1)
+        for _ in range(order):
+            derivative = np.zeros_like(q)
+            derivative[:-1] = q[1:] * powers[1:]
+            times_x = np.zeros_like(q)
+            times_x[1:] = q[:-1]
+            q = derivative - times_x / (sigma * sigma)
+        kernel = (x[:, None] ** powers).dot(q) * kernel
+    kernel.flags.writeable = False
+    return kernel
 
 
 def _radius(sigma, truncate, radius):

@@ -271,6 +271,10 @@ def test_awkward_inputs():
     assert relative(cascade.spline_filter(readonly), ndimage.spline_filter(readonly)) <= 1e-12
     backwards = random_array((40, 60))[::-2, ::3]
     assert relative(cascade.gaussian_filter(backwards, 1.0), ndimage.gaussian_filter(backwards, 1.0)) <= 1e-12
+    swapped = random_array((20, 30), np.float32).astype(">f4")
+    got = cascade.gaussian_filter(swapped, 2.0)
+    assert got.dtype == swapped.dtype
+    assert relative(got, ndimage.gaussian_filter(swapped, 2.0)) <= 2e-6
     for shape in [(1, 5000), (5000, 1), (1, 1, 1), (2, 1, 3)]:
         x = random_array(shape)
         for mode in MODES:
