@@ -10,19 +10,6 @@
 
 namespace cascade {
 
-namespace {
-
-SampleType float_samples(const halide_buffer_t *buffer) {
-    const halide_type_t t = buffer->type;
-    if (t == halide_type_of<float>()) return SampleType::f32;
-    if (t == halide_type_of<double>()) return SampleType::f64;
-    const char *code = t.code == halide_type_int ? "int" : t.code == halide_type_uint ? "uint" : "float";
-    throw Error(std::string("correlate1d filters float32 or float64 samples, not ") + code +
-                std::to_string(t.bits));
-}
-
-}  // namespace
-
 CorrelatePlan::CorrelatePlan(const std::vector<double> &taps, int center, LineAxis axis, Boundary boundary,
                              Device device, SampleType samples)
     : samples_(samples), center_(center) {
@@ -61,19 +48,7 @@ CorrelatePlan::CorrelatePlan(const std::vector<double> &taps, int center, LineAx
 CorrelatePlan::~CorrelatePlan() = default;
 
 PipelineCall CorrelatePlan::call(halide_buffer_t *input, halide_buffer_t *output) const {
-    if (!input || !output) throw Error("correlate1d needs an input and an output buffer");
-    const halide_type_t type = halide_type(samples_);
-    for (const halide_buffer_t *b : {input, output}) {
-        if (b->dimensions != 3) throw Error("correlate1d filters W x H x C buffers");
-        if (b->type != type)
-            throw Error(std::string("this correlate1d plan filters ") + sample_name(samples_) + " samples");
-    }
-    for (int d = 0; d < 3; d++)
-        if (input->dim[d].extent != output->dim[d].extent)
-            throw Error("the correlate1d output is " + std::to_string(output->dim[0].extent) + "x" +
-                        std::to_string(output->dim[1].extent) + "x" + std::to_string(output->dim[2].extent) +
-                        ", the input " + std::to_string(input->dim[0].extent) + "x" +
-                        std::to_string(input->dim[1].extent) + "x" + std::to_string(input->dim[2].extent));
+    require_same_planes(input, output, samples_, "correlate1d");
     PipelineCall call;
     call.buffer("input", input)
         .buffer("output", output)
@@ -85,21 +60,18 @@ PipelineCall CorrelatePlan::call(halide_buffer_t *input, halide_buffer_t *output
 
 void CorrelatePlan::run(halide_buffer_t *input, halide_buffer_t *output) {
     PipelineCall pipeline = call(input, output);
-    if (input->number_of_elements() == 0) return;
-    run_shared(*variant_, pipeline, first_run_, warm_);
+    run_plan(*variant_, pipeline, input, output, first_run_, warm_, false);
 }
 
 void CorrelatePlan::run_host(halide_buffer_t *input, halide_buffer_t *output) {
     PipelineCall pipeline = call(input, output);
-    if (input->number_of_elements() == 0) return;
-    run_on_host(variant_->device, [&] { run_shared(*variant_, pipeline, first_run_, warm_); }, {input},
-                {output});
+    run_plan(*variant_, pipeline, input, output, first_run_, warm_, true);
 }
 
 void correlate1d(halide_buffer_t *input, halide_buffer_t *output, const std::vector<double> &taps, int center,
                  LineAxis axis, Boundary boundary, DeviceChoice device) {
     if (!input || !output) throw Error("correlate1d needs an input and an output buffer");
-    CorrelatePlan plan(taps, center, axis, boundary, resolve_device(device), float_samples(input));
+    CorrelatePlan plan(taps, center, axis, boundary, resolve_device(device), float_samples(input, "correlate1d"));
     plan.run_host(input, output);
 }
 

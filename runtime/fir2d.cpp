@@ -13,15 +13,6 @@ namespace cascade {
 
 namespace {
 
-SampleType float_samples(const halide_buffer_t *buffer) {
-    const halide_type_t t = buffer->type;
-    if (t == halide_type_of<float>()) return SampleType::f32;
-    if (t == halide_type_of<double>()) return SampleType::f64;
-    const char *code = t.code == halide_type_int ? "int" : t.code == halide_type_uint ? "uint" : "float";
-    throw Error(std::string("fir2d filters float32 or float64 samples, not ") + code +
-                std::to_string(t.bits));
-}
-
 // How far from its centre an axis's taps reach, the larger side; throws for bad taps.
 int reach(const std::vector<double> &taps, int center, const char *axis) {
     if (taps.empty()) throw Error(std::string("fir2d needs at least one tap along ") + axis);
@@ -86,19 +77,7 @@ Fir2dPlan::~Fir2dPlan() = default;
 int Fir2dPlan::radius() const { return variant_->key.order; }
 
 PipelineCall Fir2dPlan::call(halide_buffer_t *input, halide_buffer_t *output) const {
-    if (!input || !output) throw Error("fir2d needs an input and an output buffer");
-    const halide_type_t type = halide_type(samples_);
-    for (const halide_buffer_t *b : {input, output}) {
-        if (b->dimensions != 3) throw Error("fir2d filters W x H x C buffers");
-        if (b->type != type)
-            throw Error(std::string("this fir2d plan filters ") + sample_name(samples_) + " samples");
-    }
-    for (int d = 0; d < 3; d++)
-        if (input->dim[d].extent != output->dim[d].extent)
-            throw Error("the fir2d output is " + std::to_string(output->dim[0].extent) + "x" +
-                        std::to_string(output->dim[1].extent) + "x" + std::to_string(output->dim[2].extent) +
-                        ", the input " + std::to_string(input->dim[0].extent) + "x" +
-                        std::to_string(input->dim[1].extent) + "x" + std::to_string(input->dim[2].extent));
+    require_same_planes(input, output, samples_, "fir2d");
     // Every output reads inputs around it: in place, the tiles would read what others wrote.
     if ((input->host && input->host == output->host) || (input->device && input->device == output->device))
         throw Error("fir2d cannot filter in place: the output must not be the input's memory");
@@ -113,22 +92,19 @@ PipelineCall Fir2dPlan::call(halide_buffer_t *input, halide_buffer_t *output) co
 
 void Fir2dPlan::run(halide_buffer_t *input, halide_buffer_t *output) {
     PipelineCall pipeline = call(input, output);
-    if (input->number_of_elements() == 0) return;
-    run_shared(*variant_, pipeline, first_run_, warm_);
+    run_plan(*variant_, pipeline, input, output, first_run_, warm_, false);
 }
 
 void Fir2dPlan::run_host(halide_buffer_t *input, halide_buffer_t *output) {
     PipelineCall pipeline = call(input, output);
-    if (input->number_of_elements() == 0) return;
-    run_on_host(variant_->device, [&] { run_shared(*variant_, pipeline, first_run_, warm_); }, {input},
-                {output});
+    run_plan(*variant_, pipeline, input, output, first_run_, warm_, true);
 }
 
 void fir2d(halide_buffer_t *input, halide_buffer_t *output, const std::vector<double> &taps_y, int center_y,
            const std::vector<double> &taps_x, int center_x, Boundary boundary, DeviceChoice device) {
     if (!input || !output) throw Error("fir2d needs an input and an output buffer");
     Fir2dPlan plan(taps_y, center_y, taps_x, center_x, boundary, resolve_device(device),
-                   float_samples(input));
+                   float_samples(input, "fir2d"));
     plan.run_host(input, output);
 }
 

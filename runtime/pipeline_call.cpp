@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cascade/error.h"
+#include "cascade/planes.h"
 
 // Present when the build links Halide's CUDA runtime; null otherwise.
 extern "C" const halide_device_interface_t *halide_cuda_device_interface() __attribute__((weak));
@@ -90,6 +91,38 @@ void run_shared(const Variant &variant, PipelineCall &call, std::mutex &first_ru
     std::lock_guard<std::mutex> lock(first_run);
     call.run(variant);
     warm.store(true, std::memory_order_release);
+}
+
+SampleType float_samples(const halide_buffer_t *buffer, const std::string &what) {
+    const halide_type_t t = buffer->type;
+    if (t == halide_type_of<float>()) return SampleType::f32;
+    if (t == halide_type_of<double>()) return SampleType::f64;
+    const char *code = t.code == halide_type_int ? "int" : t.code == halide_type_uint ? "uint" : "float";
+    throw Error(what + " filters float32 or float64 samples, not " + code + std::to_string(t.bits));
+}
+
+void require_same_planes(const halide_buffer_t *input, const halide_buffer_t *output, SampleType samples,
+                         const std::string &what) {
+    if (!input || !output) throw Error(what + " needs an input and an output buffer");
+    const halide_type_t type = halide_type(samples);
+    for (const halide_buffer_t *b : {input, output}) {
+        if (b->dimensions != 3) throw Error(what + " filters W x H x C buffers");
+        if (b->type != type) throw Error("this " + what + " plan filters " + sample_name(samples) + " samples");
+    }
+    const auto shape = [](const halide_buffer_t *b) {
+        return std::to_string(b->dim[0].extent) + "x" + std::to_string(b->dim[1].extent) + "x" +
+               std::to_string(b->dim[2].extent);
+    };
+    for (int d = 0; d < 3; d++)
+        if (input->dim[d].extent != output->dim[d].extent)
+            throw Error("the " + what + " output is " + shape(output) + ", the input " + shape(input));
+}
+
+void run_plan(const Variant &variant, PipelineCall &call, halide_buffer_t *input, halide_buffer_t *output,
+              std::mutex &first_run, std::atomic<bool> &warm, bool host) {
+    if (input->number_of_elements() == 0) return;
+    if (!host) return run_shared(variant, call, first_run, warm);
+    run_on_host(variant.device, [&] { run_shared(variant, call, first_run, warm); }, {input}, {output});
 }
 
 void require_addressable(const std::string &what, double width, double height, double channels,

@@ -65,6 +65,20 @@ void run_on_host(Device device, const std::function<void()> &steps,
                  const std::vector<halide_buffer_t *> &inputs, const std::vector<halide_buffer_t *> &outputs,
                  const std::vector<halide_buffer_t *> &temporaries = {});
 
+// The sample type of a float32 or float64 buffer; throws cascade::Error, naming the operation
+// `what`, for any other.
+SampleType float_samples(const halide_buffer_t *buffer, const std::string &what);
+
+// Throws cascade::Error, naming the operation `what`, unless `input` and `output` are both W×H×C
+// buffers of `samples`, of one shape.
+void require_same_planes(const halide_buffer_t *input, const halide_buffer_t *output, SampleType samples,
+                         const std::string &what);
+
+// A plan's run of `call`: nothing on an empty image, the first call alone (run_shared), and with
+// `host` the buffers' data on the host (run_on_host).
+void run_plan(const Variant &variant, PipelineCall &call, halide_buffer_t *input, halide_buffer_t *output,
+              std::mutex &first_run, std::atomic<bool> &warm, bool host);
+
 // A W×H×C float image that passes results from one pipeline to the next, read by no one else: in
 // host memory on the CPU, in device memory alone on CUDA (never copied back), allocated once by
 // the plan that chains them rather than in each call.
