@@ -28,7 +28,8 @@ public:
 
     void configure() {
         const Type type = samples;
-        if (type != Float(32) && type != Float(64)) throw std::invalid_argument("samples are float32 or float64");
+        if (type != Float(32) && type != Float(64))
+            throw std::invalid_argument("samples are float32 or float64");
         if (level && !exact) throw std::invalid_argument("level takes exact");
         input = add_input<Buffer<>>("input", type, 3);
         for (const char *axis : {"y", "x"}) {

@@ -71,7 +71,8 @@ void CorrelatePlan::run_host(halide_buffer_t *input, halide_buffer_t *output) {
 void correlate1d(halide_buffer_t *input, halide_buffer_t *output, const std::vector<double> &taps, int center,
                  LineAxis axis, Boundary boundary, DeviceChoice device) {
     if (!input || !output) throw Error("correlate1d needs an input and an output buffer");
-    CorrelatePlan plan(taps, center, axis, boundary, resolve_device(device), float_samples(input, "correlate1d"));
+    CorrelatePlan plan(taps, center, axis, boundary, resolve_device(device),
+                       float_samples(input, "correlate1d"));
     plan.run_host(input, output);
 }
 

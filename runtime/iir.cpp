@@ -176,7 +176,9 @@ struct VariantChoice {
 };
 
 // How much of a response the strips' windows may cut off, for their samples' rounding.
-double strips_tail(SampleType samples) { return samples == SampleType::f64 ? kStripsTailFloat64 : kStripsTail; }
+double strips_tail(SampleType samples) {
+    return samples == SampleType::f64 ? kStripsTailFloat64 : kStripsTail;
+}
 
 // The overlap of the column passes as the strips run them, or −1 where they do not apply.
 int column_overlap(const Filter2D &filter, SampleType samples) {

@@ -107,7 +107,8 @@ void require_same_planes(const halide_buffer_t *input, const halide_buffer_t *ou
     const halide_type_t type = halide_type(samples);
     for (const halide_buffer_t *b : {input, output}) {
         if (b->dimensions != 3) throw Error(what + " filters W x H x C buffers");
-        if (b->type != type) throw Error("this " + what + " plan filters " + sample_name(samples) + " samples");
+        if (b->type != type)
+            throw Error("this " + what + " plan filters " + sample_name(samples) + " samples");
     }
     const auto shape = [](const halide_buffer_t *b) {
         return std::to_string(b->dim[0].extent) + "x" + std::to_string(b->dim[1].extent) + "x" +

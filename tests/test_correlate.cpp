@@ -1,20 +1,19 @@
 // One axis's FIR of run-time length (cascade/correlate.h) against direct double sums over the
-// extension, folded here one reflection at a time as scipy.ndimage does, not by the library's
-// own index arithmetic.
+// extension (correlation_reference.h).
 #include <HalideBuffer.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <functional>
 #include <limits>
+#include <optional>
 #include <ostream>
 #include <random>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "cascade/correlate.h"
 #include "cascade/error.h"
+#include "correlation_reference.h"
 #include "cuda_support.h"
 #include "test_support.h"
 #include "variants.h"
@@ -22,48 +21,18 @@
 namespace cascade {
 namespace {
 
-using testing::folded;
+using testing::expect_correlated;
+using testing::random_taps;
+using Filter = testing::Taps;
 
-struct Filter {
-    std::vector<double> taps;
-    int center;
-};
-
-// Each output against the double sum; the error bound scales with the sum of the terms'
-// magnitudes, so that cancellation within a sum is not charged to the pipeline.
+// `output` against `input` correlated by `f` along `axis`.
 template <typename T>
 void expect_matches(const Halide::Runtime::Buffer<T> &input, const Halide::Runtime::Buffer<T> &output,
                     const Filter &f, LineAxis axis, Boundary boundary, double tolerance,
                     const std::string &what) {
-    const int W = input.width(), H = input.height(), C = input.channels();
-    const int n = axis == LineAxis::rows ? W : H;
-    int wrong = 0;
-    for (int c = 0; c < C; c++)
-        for (int y = 0; y < H; y++)
-            for (int x = 0; x < W; x++) {
-                const int i = axis == LineAxis::rows ? x : y;
-                double sum = 0, magnitude = 0;
-                for (size_t j = 0; j < f.taps.size(); j++) {
-                    const int64_t s = folded(boundary, i + int64_t(j) - f.center, n);
-                    if (s < 0) continue;
-                    const double v =
-                        axis == LineAxis::rows ? double(input(int(s), y, c)) : double(input(x, int(s), c));
-                    sum += f.taps[j] * v;
-                    magnitude += std::abs(f.taps[j] * v);
-                }
-                const double got = double(output(x, y, c));
-                if (!(std::abs(got - sum) <= tolerance * magnitude) && wrong++ < 5)
-                    ADD_FAILURE() << what << ": (" << x << ", " << y << ", " << c << ") is " << got
-                                  << ", the sum " << sum << " (terms of magnitude " << magnitude << ")";
-            }
-    EXPECT_EQ(wrong, 0) << what;
-}
-
-std::vector<double> random_taps(std::mt19937 &rng, int count) {
-    std::uniform_real_distribution<double> u(-1.0, 1.0);
-    std::vector<double> taps(count);
-    for (double &t : taps) t = u(rng);
-    return taps;
+    const bool rows = axis == LineAxis::rows;
+    expect_correlated(input, output, rows ? std::nullopt : std::optional<Filter>(f),
+                      rows ? std::optional<Filter>(f) : std::nullopt, boundary, tolerance, what);
 }
 
 struct Case {
@@ -112,11 +81,7 @@ protected:
                 const std::string what = std::to_string(s.width) + "x" + std::to_string(s.height) + "x" +
                                          std::to_string(s.channels) + ", " + std::to_string(f.taps.size()) +
                                          " taps, center " + std::to_string(f.center);
-                // Taps rounded to float32 for a float32 plan: the reference takes them so too.
-                Filter rounded = f;
-                if (std::is_same<T, float>::value)
-                    for (double &t : rounded.taps) t = double(float(t));
-                expect_matches(input, output, rounded, k.axis, k.boundary, tolerance, what);
+                expect_matches(input, output, f, k.axis, k.boundary, tolerance, what);
                 if (HasFailure()) return;
             }
         }

@@ -1,20 +1,18 @@
-// The separable 2D FIR (cascade/fir2d.h) against double sums over the extension, folded here one
-// reflection at a time as scipy.ndimage does, not by the library's own index arithmetic: down the
-// columns in double, then along the rows.
+// The separable 2D FIR (cascade/fir2d.h) against double sums over the extension
+// (correlation_reference.h): down the columns in double, then along the rows.
 #include <HalideBuffer.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <functional>
 #include <limits>
 #include <ostream>
 #include <random>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "cascade/error.h"
 #include "cascade/fir2d.h"
+#include "correlation_reference.h"
 #include "cuda_support.h"
 #include "test_support.h"
 #include "variants.h"
@@ -22,74 +20,9 @@
 namespace cascade {
 namespace {
 
-using testing::folded;
-
-struct Filter {
-    std::vector<double> taps;
-    int center;
-};
-
-// One axis of a W×H×C double image (x fastest), and the magnitudes of its terms beside it.
-void correlate(std::vector<double> &v, std::vector<double> &m, int W, int H, int C, const Filter &f,
-               Boundary boundary, bool rows) {
-    std::vector<double> out(v.size()), mag(v.size());
-    const int n = rows ? W : H;
-    for (int c = 0; c < C; c++)
-        for (int y = 0; y < H; y++)
-            for (int x = 0; x < W; x++) {
-                const int i = rows ? x : y;
-                double sum = 0, magnitude = 0;
-                for (size_t j = 0; j < f.taps.size(); j++) {
-                    const int64_t s = folded(boundary, i + int64_t(j) - f.center, n);
-                    if (s < 0) continue;
-                    const size_t at =
-                        rows ? size_t(c) * W * H + size_t(y) * W + s : size_t(c) * W * H + size_t(s) * W + x;
-                    sum += f.taps[j] * v[at];
-                    magnitude += std::abs(f.taps[j]) * m[at];
-                }
-                const size_t here = size_t(c) * W * H + size_t(y) * W + x;
-                out[here] = sum;
-                mag[here] = magnitude;
-            }
-    v = out;
-    m = mag;
-}
-
-// Each output against the double sums; the error bound scales with the sum of the terms'
-// magnitudes, so that cancellation within a sum is not charged to the pipeline.
-template <typename T>
-void expect_matches(const Halide::Runtime::Buffer<T> &input, const Halide::Runtime::Buffer<T> &output,
-                    const Filter &fy, const Filter &fx, Boundary boundary, double tolerance,
-                    const std::string &what) {
-    const int W = input.width(), H = input.height(), C = input.channels();
-    std::vector<double> v(size_t(W) * H * C), m(v.size());
-    for (int c = 0; c < C; c++)
-        for (int y = 0; y < H; y++)
-            for (int x = 0; x < W; x++) {
-                v[size_t(c) * W * H + size_t(y) * W + x] = double(input(x, y, c));
-                m[size_t(c) * W * H + size_t(y) * W + x] = std::abs(double(input(x, y, c)));
-            }
-    correlate(v, m, W, H, C, fy, boundary, false);
-    correlate(v, m, W, H, C, fx, boundary, true);
-    int wrong = 0;
-    for (int c = 0; c < C; c++)
-        for (int y = 0; y < H; y++)
-            for (int x = 0; x < W; x++) {
-                const size_t here = size_t(c) * W * H + size_t(y) * W + x;
-                const double got = double(output(x, y, c));
-                if (!(std::abs(got - v[here]) <= tolerance * m[here]) && wrong++ < 5)
-                    ADD_FAILURE() << what << ": (" << x << ", " << y << ", " << c << ") is " << got
-                                  << ", the sum " << v[here] << " (terms of magnitude " << m[here] << ")";
-            }
-    EXPECT_EQ(wrong, 0) << what;
-}
-
-std::vector<double> random_taps(std::mt19937 &rng, int count) {
-    std::uniform_real_distribution<double> u(-1.0, 1.0);
-    std::vector<double> taps(count);
-    for (double &t : taps) t = u(rng);
-    return taps;
-}
+using testing::expect_correlated;
+using testing::random_taps;
+using Filter = testing::Taps;
 
 struct Case {
     DeviceChoice device;
@@ -141,13 +74,7 @@ protected:
                     std::to_string(s.channels) + ", taps " + std::to_string(fy.taps.size()) + "@" +
                     std::to_string(fy.center) + " by " + std::to_string(fx.taps.size()) + "@" +
                     std::to_string(fx.center) + ", radius " + std::to_string(plan.radius());
-                // Taps rounded to float32 for a float32 plan: the reference takes them so too.
-                Filter ry = fy, rx = fx;
-                if (std::is_same<T, float>::value) {
-                    for (double &t : ry.taps) t = double(float(t));
-                    for (double &t : rx.taps) t = double(float(t));
-                }
-                expect_matches(input, output, ry, rx, k.boundary, tolerance, what);
+                expect_correlated(input, output, fy, fx, k.boundary, tolerance, what);
                 if (HasFailure()) return;
             }
     }
