@@ -39,10 +39,10 @@ using Halide::Runtime::Buffer;
 // What the simulated sensor sees of each channel relative to green (its colour response under
 // the scene's light); the pipeline's white balance multiplies them back.
 constexpr float kSensorRed = 0.5f, kSensorBlue = 0.65f;
-constexpr float kWhite = 4095.0f;      // 12-bit sensor levels
-constexpr float kReadNoise = 1.0f;     // standard deviation, in sensor levels
-constexpr int kMinimumSide = 32;       // the pipeline's tiles and demosaicking kernels need room
-constexpr int kMaximumDifference = 2;  // CUDA against the CPU, in 8-bit levels
+constexpr float kWhite = 4095.0f;   // 12-bit sensor levels
+constexpr float kReadNoise = 1.0f;  // standard deviation, in sensor levels
+constexpr int kMinimumSide = 32;    // the pipeline's tiles and demosaicking kernels need room
+[[maybe_unused]] constexpr int kMaximumDifference = 2;  // CUDA against the CPU, in 8-bit levels
 
 const char *const kUsage =
     "usage: camera_pipe IN OUT.png [--device cpu|cuda] [--runs N] [--mosaic MOSAIC.png] [--compression C] "

@@ -102,9 +102,10 @@ void to_planes(const RawImage &raw, Image &image) {
 template <typename T>
 T quantize(float v) {
     if constexpr (std::numeric_limits<T>::is_integer) {
-        constexpr double top = std::numeric_limits<T>::max();
+        // As a double, uint64's largest value rounds up to 2^64, past the type: not converted back.
+        constexpr double top = double(std::numeric_limits<T>::max());
         if (!(v > 0.0f)) return 0;  // also NaN
-        if (v >= 1.0f) return T(top);
+        if (v >= 1.0f) return std::numeric_limits<T>::max();
         return T(std::floor(double(v) * top + 0.5));  // lround would overflow long for 64 bits
     } else {
         return T(v);
