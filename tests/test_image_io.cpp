@@ -458,6 +458,13 @@ TEST(PlanarFloat, IntegersClampRoundAndZeroNaN) {
     std::vector<uint16_t> values(6);
     std::memcpy(values.data(), u16.bytes.data(), 12);
     EXPECT_EQ(values, (std::vector<uint16_t>{0, 65535, 0, 32768, 1000, 1001}));
+
+    // uint64's largest value is no double: 1 and above still give it, not a wrapped 2^64.
+    const RawImage u64 = from_planar_float(single_row({1.0f, 7.0f, inf, 0.25f, -2.0f}), SampleType::u64);
+    std::vector<uint64_t> wide(5);
+    std::memcpy(wide.data(), u64.bytes.data(), 40);
+    const uint64_t top = std::numeric_limits<uint64_t>::max();
+    EXPECT_EQ(wide, (std::vector<uint64_t>{top, top, top, uint64_t(1) << 62, 0}));
 }
 
 TEST(PlanarFloat, FloatsPassThrough) {
