@@ -1,10 +1,16 @@
 """Every call into the native module `_cascade`, each behind one small function, so that a
 binding's name or arguments change in one place. Arrays reach them C-contiguous, (N, H, W)."""
 
+import functools
+
 from . import _cascade
 
 Error = _cascade.Error
 
+
+# What the build holds is fixed for the process: asked once, not on every call (the native side
+# chooses a plan per type to answer).
+@functools.cache
 def sample_types():
     """The dtype names the native pipelines take."""
     return tuple(_cascade.sample_types())
@@ -45,6 +51,7 @@ def fir2d(arrays, src, dst, fy, fx, boundary):
                    [float(t) for t in fx[0]], int(fx[1]), boundary, arrays.stream)
 
 
+@functools.cache
 def fir2d_largest_radius(cuda, dtype_name):
     """How far past its centre a tap of fir2d may reach on that device and type (0: no fir2d)."""
     return _cascade.fir2d_largest_radius(bool(cuda), dtype_name)
