@@ -42,6 +42,10 @@ Expr extended_index(Expr boundary, Expr i, Expr n) {
     return clamp(index, 0, n - 1);
 }
 
+Expr extension_source(Expr boundary, Expr i, Expr n) {
+    return select(boundary == kZeroExtension && (i < 0 || i >= n), -1, extended_index(boundary, i, n));
+}
+
 Expr extended_index_once(Expr boundary, Expr i, Expr n) {
     const Expr folded = select(boundary == kPeriodic, select(i < 0, i + n, i >= n, i - n, i),
                                boundary == kReflect, select(i < 0, -1 - i, i >= n, 2 * n - 1 - i, i),

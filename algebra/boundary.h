@@ -42,6 +42,10 @@ enum FoldedBoundary : int { kClamp = 2, kPeriodic = 3, kReflect = 4, kMirror = 5
 // their own clamps (deriche2 reflect 1.314 ms at 8192² on an H100; without it 1.337).
 Halide::Expr extended_index(Halide::Expr boundary, Halide::Expr i, Halide::Expr n);
 
+// The sample that position i of the extended line reads, or −1 where the extension is zero (outside
+// the line under kZeroExtension): the index an FIR's extended reads go through.
+Halide::Expr extension_source(Halide::Expr boundary, Halide::Expr i, Halide::Expr n);
+
 // The same for a position within one line's length of it (−n ≤ i < 2n): a single fold, a few selects
 // and no division (the line strips' windows on signals at least a window long).
 Halide::Expr extended_index_once(Halide::Expr boundary, Halide::Expr i, Halide::Expr n);

@@ -19,8 +19,7 @@ Correlation define_correlation(Func input, Type type, Expr width, Expr height, F
     const Expr zero = Internal::make_zero(type);
 
     f.source = Func("source");
-    const Expr outside = p < 0 || p >= n;
-    f.source(p) = select(boundary == kZeroExtension && outside, -1, extended_index(boundary, p, n));
+    f.source(p) = extension_source(boundary, p, n);
 
     // Inside the line a position reads itself: `likely` lets Halide split the loops that read the
     // extension into the inside, which loads directly, and the ends, which go through `source`.

@@ -19,7 +19,7 @@ Fir2d define_fir2d(Func input, Type type, Expr width, Expr height, Func output, 
 
     const auto source = [&](const char *name, Expr n) {
         Func s(name);
-        s(p) = select(boundary == kZeroExtension && (p < 0 || p >= n), -1, extended_index(boundary, p, n));
+        s(p) = extension_source(boundary, p, n);
         return s;
     };
     f.source_x = source("source_x", width);
