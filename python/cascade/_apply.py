@@ -3,6 +3,7 @@ and imaginary parts, the result in the input's array library."""
 
 import numpy as np
 
+from . import _dask
 from ._arrays import Arrays, Work, check_type, compute_type, given_array, output_for
 from ._separable import filter_axes
 
@@ -11,6 +12,8 @@ def separable(input, output, make_ops, complex_output=None):
     """Filters `input` into `output` (scipy's output argument) by the operations
     make_ops(ndim, cval_part, output_dtype, work) gives, {axis: Op}; cval_part picks the real or the
     imaginary part of a complex cval, work (a Work) says where and in which type the pipelines run."""
+    if _dask.is_dask(input):
+        return _dask.separable(input, output, make_ops, complex_output)
     arrays = Arrays(input)
     x = arrays.data
     check_type(x.dtype)

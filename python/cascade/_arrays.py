@@ -116,25 +116,26 @@ class Work(NamedTuple):
     cuda: bool
 
 
+def output_type(dtype, output, complex_output=False):
+    """The dtype of scipy.ndimage's new output: the input's (`dtype`) for None, else `output`."""
+    if output is None:
+        return np.promote_types(dtype, np.complex64) if complex_output else np.dtype(dtype)
+    try:
+        result = np.dtype(output)
+    except TypeError as e:
+        raise TypeError(f"output {output!r} is not an array or a dtype") from e
+    if complex_output and result.kind != "c":
+        warnings.warn("promoting specified output dtype to complex")
+        result = np.promote_types(result, np.complex64)
+    check_type(result, "output")
+    return result
+
+
 def output_for(arrays, x, output, complex_output=False):
     """scipy.ndimage's output: None (the input's type), a dtype (a new array of it) or an array of
     the input's shape, written in place (it may be the input itself)."""
-    xp = arrays.xp
-    if output is None:
-        dtype = x.dtype
-        if complex_output:
-            dtype = np.promote_types(dtype, np.complex64)
-        return xp.empty(x.shape, dtype=dtype)
-    if isinstance(output, (type, np.dtype, str)):
-        try:
-            dtype = np.dtype(output)
-        except TypeError as e:
-            raise TypeError(f"output {output!r} is not an array or a dtype") from e
-        if complex_output and dtype.kind != "c":
-            warnings.warn("promoting specified output dtype to complex")
-            dtype = np.promote_types(dtype, np.complex64)
-        check_type(dtype, "output")
-        return xp.empty(x.shape, dtype=dtype)
+    if output is None or isinstance(output, (type, np.dtype, str)):
+        return arrays.xp.empty(x.shape, dtype=output_type(x.dtype, output, complex_output))
     if not hasattr(output, "shape") or not hasattr(output, "dtype"):
         raise TypeError(f"output is an array, a dtype or None, not {type(output).__name__}")
     if tuple(output.shape) != tuple(x.shape):

@@ -6,9 +6,9 @@ import numbers
 
 import numpy as np
 
-from . import _native
+from . import _dask, _native
 from ._apply import separable
-from ._arrays import Arrays, check_type, given_array, output_for
+from ._arrays import Arrays, check_type, given_array, output_for, output_type
 from ._modes import boundary, filtered_axes, per_axis
 from ._separable import Op
 
@@ -185,6 +185,8 @@ def _derivative_sum(input, sigma, output, mode, cval, kwargs, order, combine):
     """scipy's generic_laplace / generic_gradient_magnitude over gaussian_filter: the derivative
     of `order` along each filtered axis (smoothing along the others), combined into output:
     combine(arrays, total, term, index, last) gives the new total (the first is `out`)."""
+    if _dask.is_dask(input):
+        return _dask_derivative_sum(input, sigma, output, mode, cval, kwargs, order)
     arrays = Arrays(input)
     x = arrays.data
     check_type(x.dtype)
@@ -210,6 +212,33 @@ def _derivative_sum(input, sigma, output, mode, cval, kwargs, order, combine):
                 return arrays.back(total)
             out[...] = total
     return out if given_array(output) else arrays.back(out)
+
+
+def _dask_derivative_sum(input, sigma, output, mode, cval, kwargs, order):
+    """_derivative_sum of a Dask array: the same terms as new lazy arrays, order 2 summed (the
+    Laplacian), order 1 as the root of the sum of squares, each step in the output's type."""
+    check_type(input.dtype)
+    if given_array(output):
+        raise ValueError("a Dask array's result is a new Dask array: give output as a dtype or None")
+    dtype = output_type(input.dtype, output)
+    axes = filtered_axes(input.ndim, kwargs.get("axes"), kwargs.get("channel_axis"))
+    if not axes:
+        return input.astype(dtype)
+    modes = per_axis(mode, len(axes), "mode")
+    kwargs = dict(kwargs, axes=axes)
+    kwargs.pop("channel_axis", None)
+    total = None
+    for i in range(len(axes)):
+        orders = [0] * len(axes)
+        orders[i] = order
+        term = gaussian_filter(input, sigma, orders, dtype, modes[i], cval, **kwargs)
+        term = term if order == 2 else term * term
+        total = term if total is None else total + term
+    if order == 1:
+        import dask.array as da
+
+        total = da.sqrt(total).astype(dtype)
+    return total
 
 
 def gaussian_laplace(input, sigma, output=None, mode="reflect", cval=0.0, **kwargs):

@@ -1,0 +1,247 @@
+"""Dask arrays (of NumPy or CuPy chunks) in, lazy Dask arrays of the same chunks out.
+
+Per filtered axis: a recursion runs on every chunk from zero state, each chunk reports a few
+weighted sums per line (_carries: O(r) values per line, never chunk data), one task per line of
+chunks solves every chunk's entering states from them, and each chunk adds its response to
+those states; the result equals the whole-array call for any chunking. An FIR (scipy's truncated
+Gaussians, the box, a recursive Gaussian's numerator) reads a halo of its reach instead."""
+
+import functools
+
+import numpy as np
+
+from . import _carries, _native
+from ._arrays import Arrays, as_type, check_type, compute_type, given_array, output_type
+from ._modes import ArgumentError
+from ._separable import Op, _pairs, _run_one
+
+
+def is_dask(x):
+    return type(x).__module__.startswith("dask.")
+
+
+def _module(block):
+    return Arrays(block).xp
+
+
+def _on_device(a):
+    """NumPy values of a small array of either library."""
+    return a.get() if hasattr(a, "get") else np.asarray(a)
+
+
+def _meta(dx, dtype=None):
+    """An empty array of dx's library and `dtype`: Dask's description of a result, so that it
+    need not call a function on empty arrays to learn it."""
+    return dx._meta.astype(dtype or dx.dtype)
+
+
+def _run(block, axis, op):
+    """`op` along `axis` of one chunk, by the same native calls as a whole array."""
+    arrays = Arrays(block)
+    src = arrays.xp.ascontiguousarray(block)
+    with arrays.context():
+        return _run_one(arrays, src, axis, op, arrays.xp.empty(src.shape, dtype=src.dtype))
+
+
+def _fir_axis(dx, axis, op):
+    """An FIR along `axis`: each chunk with a halo of the taps' reach (the neighbours' samples, or
+    the wrapped ones at the ends of a periodic line); elsewhere the chunk's own extension at the
+    array's ends is the mode's."""
+    import dask.array as da
+
+    reach = max(op.center, len(op.taps) - 1 - op.center)
+    if reach == 0 or len(dx.chunks[axis]) == 1:
+        return dx.map_blocks(_run, axis, op, meta=_meta(dx))
+    if reach >= dx.shape[axis]:
+        # The halo would be the whole line: the line as one chunk.
+        return dx.rechunk({axis: -1}).map_blocks(_run, axis, op, meta=_meta(dx))
+    depth = {a: (reach if a == axis else 0) for a in range(dx.ndim)}
+    edges = {a: ("periodic" if a == axis and op.boundary == "periodic" else "none") for a in range(dx.ndim)}
+    return da.map_overlap(functools.partial(_run, axis=axis, op=op), dx, depth=depth, boundary=edges,
+                          meta=_meta(dx))
+
+
+def _lines(a, axis):
+    """The (before, n, after) view of a C-contiguous array whose middle axis is `axis`."""
+    shape = a.shape
+    return a.reshape(int(np.prod(shape[:axis])), shape[axis], int(np.prod(shape[axis + 1:])))
+
+
+def _mul(matrix, lines):
+    """matrix (k × m) times each line of `lines` (before, m, after): (before, k, after)."""
+    xp = _module(lines)
+    m = xp.asarray(matrix, dtype=lines.dtype)
+    if lines.shape[2] == 1:
+        return (lines[:, :, 0] @ m.T)[:, :, None]
+    return m @ lines
+
+
+def _summarize(block, y0, axis, key, boundary, lengths, block_info=None):
+    """A chunk's summary (_carries.summary_width values per line along `axis`): e and h from its
+    zero-state result y0, the mirror image's from its samples, the end samples for clamp."""
+    k = block_info[0]["chunk-location"][axis]
+    count, n, r = len(lengths), block.shape[axis], len(key[1])
+    y3 = _lines(y0, axis)
+    flat = lambda a: _on_device(a).transpose(1, 0, 2).reshape(a.shape[1], -1).astype(np.float64)
+    e, h = _carries.zero_state_summary(key, flat(y3[:, :min(n, r)]), flat(y3[:, n - min(n, 2 * r):]))
+    parts = [e, h]
+    start = sum(lengths[:k])
+    if boundary in ("reflect", "mirror") and min(start, sum(lengths) - start - n) < _carries.reach(key):
+        # A chunk's mirror image counts only within the recursion's reach of the line's ends.
+        x3 = _lines(_module(block).ascontiguousarray(block), axis)
+        for (a, b), w in _carries.mirrored_weights(key, n, boundary, k == 0, k == count - 1, block.dtype.itemsize):
+            parts.append(flat(_mul(w.T, x3[:, a:b])).T if b > a else np.zeros_like(e))
+    elif boundary in ("reflect", "mirror"):
+        parts += [np.zeros_like(e), np.zeros_like(e)]
+    elif boundary == "clamp":
+        x3 = _lines(_module(block).ascontiguousarray(block), axis)
+        parts += [flat(x3[:, :1]).T, flat(x3[:, n - 1:]).T]
+    summary = np.hstack(parts)  # L × width, the lines in (before, after) order
+    shape = block.shape[:axis] + block.shape[axis + 1:] + (summary.shape[1],)
+    return _module(block).asarray(np.moveaxis(summary.reshape(shape), -1, axis))
+
+
+def _solve(summaries, axis, key, lengths, boundary):
+    xp = _module(summaries)
+    s = np.moveaxis(_on_device(summaries), axis, -1)
+    lines = s.shape[:-1]
+    states = _carries.solve(key, lengths, s.reshape(-1, len(lengths), s.shape[-1] // len(lengths)), boundary)
+    return xp.asarray(np.moveaxis(states.reshape(lines + (-1,)), -1, axis))
+
+
+def _correct(y0, states, axis, key):
+    """y0 plus its response to the entering states, on the rows that response reaches."""
+    xp = _module(y0)
+    r = len(key[1])
+    out = xp.empty_like(y0)
+    o3, y3 = _lines(out, axis), _lines(y0, axis)
+    s3 = _lines(xp.ascontiguousarray(states, dtype=y0.dtype), axis)
+    (head, gu), (tail, gv) = _carries.corrections(key, y0.shape[axis], y0.dtype.itemsize)
+    if head[1] > tail[0]:  # the two responses meet: one update of every row
+        (head, gu), (tail, gv) = _carries.corrections(key, y0.shape[axis], 0)
+    covered = 0
+    for (a, b), g, part in ((head, gu, s3[:, :r]), (tail, gv, s3[:, r:])):
+        if a > covered:
+            o3[:, covered:a] = y3[:, covered:a]
+        if b > a:
+            source = o3 if a < covered else y3
+            xp.add(source[:, a:b], _mul(g, part), out=o3[:, a:b])
+        covered = max(covered, b)
+    if covered < y0.shape[axis]:
+        o3[:, covered:] = y3[:, covered:]
+    return out
+
+
+def _iir_axis(dx, axis, op):
+    """The causal–anticausal recursion along `axis`, exact across the chunks (_carries)."""
+    import dask.array as da
+
+    rec = _carries.Recursion(op.gain, op.feedback)
+    key, r = rec.key, rec.r
+    lengths = tuple(dx.chunks[axis])
+    count = len(lengths)
+    width = _carries.summary_width(r, op.boundary)
+    y0 = dx.map_blocks(_run, axis, Op("iir", "none", gain=op.gain, feedback=op.feedback), meta=_meta(dx))
+    if op.boundary == "none" and count == 1:
+        return y0
+    along = lambda size: tuple((size,) * count if a == axis else c for a, c in enumerate(dx.chunks))
+    summarize = functools.partial(_summarize, axis=axis, key=key, boundary=op.boundary, lengths=lengths)
+    summaries = da.map_blocks(summarize, dx, y0, chunks=along(width), meta=_meta(dx, np.float64))
+    gathered = summaries.rechunk({axis: -1})
+    chunks = tuple((2 * r * count,) if a == axis else c for a, c in enumerate(gathered.chunks))
+    states = gathered.map_blocks(_solve, axis, key, lengths, op.boundary, chunks=chunks,
+                                  meta=_meta(dx, np.float64))
+    states = states.rechunk({axis: 2 * r})
+    index = tuple(range(dx.ndim))
+    # y0 first: the output takes its chunks (blockwise pairs the blocks by position, not size).
+    return da.blockwise(_correct, index, y0, index, states, index, axis=axis, key=key, meta=_meta(dx),
+                        align_arrays=False)
+
+
+def _pad_axis(dx, axis, width, boundary):
+    import dask.array as da
+
+    pads = [(width, width) if a == axis else (0, 0) for a in range(dx.ndim)]
+    return da.pad(dx, pads, mode="edge" if boundary == "clamp" else "constant")
+
+
+def _crop_axis(dx, axis, width):
+    index = [slice(None)] * dx.ndim
+    index[axis] = slice(width, dx.shape[axis] - width)
+    return dx[tuple(index)]
+
+
+def _axis(dx, axis, op):
+    if op.kind == "fir":
+        return _fir_axis(dx, axis, op)
+    if op.kind == "iir":
+        return _iir_axis(dx, axis, op)
+    if op.kind == "cascade":
+        # As a whole array: the numerator widens the line under zero and clamp, so the line is
+        # extended by its half-width first, and cropped after the recursion.
+        half = len(op.taps) // 2
+        padded = op.boundary in ("zero", "clamp", "none")
+        src = _pad_axis(dx, axis, half, op.boundary) if padded else dx
+        numerator = Op("fir", "zero" if op.boundary == "none" else op.boundary, taps=op.taps, center=op.center)
+        y = _iir_axis(_fir_axis(src, axis, numerator), axis, Op("iir", op.boundary, gain=op.gain,
+                                                                    feedback=op.feedback))
+        return _crop_axis(y, axis, half) if padded else y
+    raise ArgumentError(f"a Dask array is filtered axis by axis; the native 2D {op.method!r} Gaussian filters two "
+                        "together: use method 'auto', 'deriche4', 'vanvliet' or 'fir'")
+
+
+def _per_axis(ops):
+    """The native 2D Gaussian (deriche4 in float32, two axes at once) as its cascade form."""
+    from ._gaussian import _cascade_op
+
+    return {a: _cascade_op(op) if op.kind == "gaussian" and op.method == "deriche4" else op for a, op in ops.items()}
+
+
+def _filter(dx, ops, out_dtype, compute, cuda):
+    narrowing = np.dtype(out_dtype) != np.dtype(compute)
+    y = dx.astype(compute)
+    axes = sorted(ops)
+    # scipy rounds each axis's result to the output's type; a whole array skips that between the
+    # last two axes where it filters them together (_pairs), and so does this.
+    fir_reach = _native.fir2d_largest_radius(True, np.dtype(compute).name) if cuda else 0
+    paired = len(axes) > 1 and _pairs(ops[axes[-2]], ops[axes[-1]], narrowing, fir_reach)
+    for i, axis in enumerate(axes):
+        op = ops[axis]
+        c = op.cval if op.boundary == "zero" else 0.0
+        # scipy's constant mode: (x − c) extended by zeros, plus c times the filter's DC gain.
+        y = _axis(y - y.dtype.type(c) if c else y, axis, op)
+        if c:
+            y = y + y.dtype.type(c * op.dc())
+        if narrowing and i < len(axes) - 1 - paired:
+            y = y.map_blocks(lambda b: as_type(_module(b), b, out_dtype).astype(compute), meta=_meta(y))
+    if np.dtype(out_dtype) == y.dtype:
+        return y
+    return y.map_blocks(lambda b: as_type(_module(b), b, out_dtype), meta=_meta(y, out_dtype))
+
+
+def separable(dx, output, make_ops, complex_output=None):
+    """_apply.separable for a Dask array: the result as a new lazy Dask array of dx's chunks."""
+    check_type(dx.dtype)
+    if given_array(output):
+        raise ArgumentError("a Dask array's result is a new Dask array: give output as a dtype or None")
+    is_complex = dx.dtype.kind == "c"
+    out_dtype = output_type(dx.dtype, output, is_complex if complex_output is None else complex_output)
+    cuda = Arrays(dx._meta).cuda
+    from ._arrays import Work
+
+    work = Work(compute_type(dx.dtype, out_dtype), cuda)
+
+    def run(part, source, target):
+        ops = _per_axis(make_ops(dx.ndim, part, target, work))
+        compute = np.float64 if any(op.float64 for op in ops.values()) else work.dtype
+        return _filter(source, ops, target, compute, cuda)
+
+    if is_complex:
+        part_type = np.empty(0, out_dtype).real.dtype
+        y = run(np.real, dx.real, part_type) + 1j * run(np.imag, dx.imag, part_type)
+        y = y.astype(out_dtype)
+    elif out_dtype.kind == "c":
+        y = run(np.real, dx, np.empty(0, out_dtype).real.dtype).astype(out_dtype)
+    else:
+        y = run(np.real, dx, out_dtype)
+    return y.rechunk(dx.chunks) if y.chunks != dx.chunks else y

@@ -1,0 +1,148 @@
+"""Dask arrays: every public function on chunked arrays equals the whole-array call, for any
+chunking (chunks of one sample included), every mode, on the threaded scheduler and on a
+LocalCluster of two worker processes."""
+import numpy as np
+import pytest
+
+import cascade
+from support import RNG, random_array, relative
+
+da = pytest.importorskip("dask.array", reason="Dask is not installed (Debian: python3-dask)")
+
+MODES = ("reflect", "mirror", "nearest", "wrap", "constant")
+# The whole-array call's own rounding is the bound: chunked float32 adds at most a few of its
+# ulps, float64 stays at float64's rounding.
+TOLERANCE = {np.float32: 5e-6, np.float64: 1e-12}
+
+
+def cancellation(sigma):
+    """deriche4's cascade form (float64) sums a numerator of large taps of both signs whose total
+    is small: its results, whole or chunked, carry float64's rounding times Σ|taps| / |Σ taps|
+    (48 at σ 6, 2.3e4 at σ 16), and two summation orders agree to that much only."""
+    taps = np.array(cascade._native.deriche4_cascade(sigma)[0])
+    return float(np.abs(taps).sum() / abs(taps.sum()))
+
+
+# Filters whose float64 agreement is bounded by their own conditioning.
+FLOAT64_BOUND = {"gaussian deriche4": 1e-12 * cancellation(6.0)}
+
+FILTERS = {
+    "gaussian vanvliet": lambda a, m: cascade.gaussian_filter(a, 3.0, mode=m, method="vanvliet"),
+    "gaussian deriche4": lambda a, m: cascade.gaussian_filter(a, 6.0, mode=m, method="deriche4", cval=0.5),
+    "gaussian fir": lambda a, m: cascade.gaussian_filter(a, 1.5, mode=m, cval=-1.0),
+    "gaussian order 1": lambda a, m: cascade.gaussian_filter(a, 2.0, order=(1, 0), mode=m)
+    if a.ndim == 2 else cascade.gaussian_filter(a, 2.0, order=1, mode=m),
+    "gaussian_filter1d": lambda a, m: cascade.gaussian_filter1d(a, 7.0, axis=0, mode=m, method="vanvliet"),
+    "gaussian_laplace": lambda a, m: cascade.gaussian_laplace(a, 1.2, mode=m),
+    "gaussian_gradient_magnitude": lambda a, m: cascade.gaussian_gradient_magnitude(a, 1.2, mode=m),
+    "spline_filter 2": lambda a, m: cascade.spline_filter(a, 2, mode=m, output=a.dtype),
+    "spline_filter 3": lambda a, m: cascade.spline_filter(a, 3, mode=m, output=a.dtype),
+    "spline_filter 5": lambda a, m: cascade.spline_filter(a, 5, mode=m, output=a.dtype),
+    "spline_filter1d": lambda a, m: cascade.spline_filter1d(a, 4, axis=-1, mode=m, output=a.dtype),
+    "iir_filter": lambda a, m: cascade.iir_filter(a, [-1.6, 0.7], mode=m),
+    "uniform_filter": lambda a, m: cascade.uniform_filter(a, (4, 5, 3)[:a.ndim], mode=m, origin=1),
+}
+
+
+def random_chunks(shape, single=False):
+    """Random chunk sizes along each axis, from one sample to the whole axis."""
+    chunks = []
+    for n in shape:
+        if single:
+            chunks.append((1,) * n)
+            continue
+        cuts = sorted(set(RNG.integers(1, n, size=RNG.integers(0, min(n, 6))).tolist())) if n > 1 else []
+        chunks.append(tuple(np.diff([0] + cuts + [n]).tolist()))
+    return tuple(chunks)
+
+
+def check_chunked(name, x, mode, chunks, scheduler="threads"):
+    f = FILTERS[name]
+    whole = f(x, mode)
+    lazy = f(da.from_array(x, chunks=chunks), mode)
+    assert isinstance(lazy, da.Array)
+    assert lazy.chunks == chunks and lazy.dtype == whole.dtype
+    got = lazy.compute(scheduler=scheduler) if scheduler else lazy.compute()
+    bound = TOLERANCE[np.dtype(x.dtype).type]
+    if x.dtype == np.float64:
+        bound = FLOAT64_BOUND.get(name, bound)
+    assert relative(got, whole, floor=1e-30) <= bound, f"{name} {mode} {chunks}"
+
+
+@pytest.mark.parametrize("name", sorted(FILTERS))
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(1, 1), (2, 3), (37, 53), (6, 9, 17)])
+def test_any_chunking_equals_the_whole_array(name, dtype, shape):
+    x = random_array(shape, dtype)
+    for mode in MODES:
+        check_chunked(name, x, mode, random_chunks(shape))
+
+
+@pytest.mark.parametrize("name", ["gaussian vanvliet", "spline_filter 3", "iir_filter", "gaussian deriche4"])
+def test_chunks_of_one_sample(name):
+    x = random_array((7, 11), np.float64)
+    for mode in MODES:
+        check_chunked(name, x, mode, random_chunks(x.shape, single=True))
+
+
+def test_long_lines_across_many_chunks():
+    """Recursions that decay within a chunk, and chunks far from the line's ends."""
+    x = random_array((3, 4000), np.float32)
+    for mode in MODES:
+        check_chunked("gaussian vanvliet", x, mode, ((3,), (500,) * 8))
+        check_chunked("spline_filter 5", x.astype(np.float64), mode, ((1, 2), (129, 1000, 2871)))
+
+
+def test_types_and_outputs_follow_the_whole_array():
+    x = random_array((20, 30), np.uint8)
+    dx = da.from_array(x, chunks=(7, 11))
+    for call in (lambda a: cascade.gaussian_filter(a, 2.5, method="vanvliet"),
+                 lambda a: cascade.spline_filter(a, 3),
+                 lambda a: cascade.uniform_filter(a, 3, output=np.int16),
+                 lambda a: cascade.gaussian_filter(a, 2.0, output=np.float32)):
+        whole, lazy = call(x), call(dx)
+        assert lazy.dtype == whole.dtype
+        if whole.dtype.kind == "f":
+            assert relative(lazy.compute(), whole) < 1e-12
+        else:  # as scipy, rounded toward zero from values that agree to 1e-13
+            np.testing.assert_array_equal(lazy.compute(), whole)
+    z = random_array((16, 12), np.complex128)
+    whole = cascade.gaussian_filter(z, 3.0, method="vanvliet")
+    lazy = cascade.gaussian_filter(da.from_array(z, chunks=5), 3.0, method="vanvliet")
+    assert lazy.dtype == whole.dtype and relative(lazy.compute(), whole) < 1e-12
+
+
+def test_lazy_until_computed_and_errors_are_clear():
+    calls = []
+
+    def source(block):
+        calls.append(block.shape)
+        return block
+
+    dx = da.from_array(random_array((40, 40), np.float32), chunks=10).map_blocks(source, meta=np.empty((0, 0), np.float32))
+    lazy = cascade.gaussian_filter(dx, 4.0, method="vanvliet")
+    assert not calls
+    lazy.compute()
+    assert calls
+    with pytest.raises(ValueError, match="Dask"):
+        cascade.gaussian_filter(dx, 2.0, output=np.empty((40, 40), np.float32))
+    with pytest.raises(ValueError, match="two"):
+        cascade.gaussian_filter(dx, 2.0, method="deriche2")
+
+
+@pytest.fixture(scope="module")
+def cluster_client():
+    distributed = pytest.importorskip("distributed", reason="dask.distributed is not installed "
+                                      "(Debian: python3-distributed)")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        with distributed.Client(cluster) as client:
+            yield client
+
+
+@pytest.mark.parametrize("name", ["gaussian vanvliet", "gaussian fir", "spline_filter 3", "uniform_filter",
+                                  "gaussian_gradient_magnitude"])
+def test_on_a_local_cluster(cluster_client, name):
+    for shape, dtype in (((37, 53), np.float32), ((6, 9, 17), np.float64)):
+        x = random_array(shape, dtype)
+        for mode in MODES:
+            check_chunked(name, x, mode, random_chunks(shape), scheduler=None)
