@@ -1,6 +1,6 @@
 """Summed-area tables of 2D images (and the planes of stacks of them)."""
 
-from . import _native
+from . import _dask, _native
 from ._arrays import Arrays
 
 _TYPES = ("float32", "uint8", "uint16")
@@ -32,6 +32,8 @@ def summed_area_table(x, exclusive=False, channel_axis=None):
     """V[y, x] = Σ_{y' ≤ y, x' ≤ x} X[y', x'] of each image (the last two axes): float32 for
     float32; exact uint32 for uint8/uint16 (uint64 where uint32 could overflow). `exclusive`: one
     more row and column, zeros first (OpenCV's integral)."""
+    if _dask.is_dask(x):
+        return _dask_table(x, exclusive, channel_axis)
     arrays = Arrays(x)
     xp = arrays.xp
     with arrays.context():
@@ -48,3 +50,38 @@ def summed_area_table(x, exclusive=False, channel_axis=None):
             out = target = xp.empty((n, h, w), dtype=out_type)
         _native.summed_area_table(arrays, stack, target)
         return arrays.back(restore(out))
+
+
+def _dask_table(dx, exclusive, channel_axis):
+    """summed_area_table of a Dask array: each chunk's own table (the native call), plus what the
+    chunks above and to the left add, from their last rows, last columns and totals only (a
+    prefix sum over the chunk grid of one row, one column and one value per chunk)."""
+    import dask.array as da
+
+    if channel_axis is not None:
+        dx = da.moveaxis(dx, channel_axis, 0)
+    if dx.ndim < 2:
+        raise ValueError(f"expected an image of 2 or more axes, not {dx.ndim}")
+    name = str(dx.dtype)
+    if name not in _TYPES:
+        raise ValueError(f"summed_area_table takes {', '.join(_TYPES)} arrays, not {name}")
+    out_type = _native.sat_output_type(name, dx.shape[-2], dx.shape[-1])
+    meta = dx._meta.astype(out_type)
+    local = dx.map_blocks(summed_area_table, meta=meta)
+    ones = lambda axis: tuple((1,) * len(c) if a == axis % dx.ndim else c for a, c in enumerate(dx.chunks))
+    bottom = local.map_blocks(lambda b: b[..., -1:, :], chunks=ones(-2), meta=meta)
+    right = local.map_blocks(lambda b: b[..., :, -1:], chunks=ones(-1), meta=meta)
+    corner = bottom.map_blocks(lambda b: b[..., :, -1:], chunks=tuple(ones(-1)[:-2]) + (ones(-2)[-2], ones(-1)[-1]),
+                               meta=meta)
+
+    def before(a, axis):  # the sum over the chunks before each chunk along `axis`
+        return da.cumsum(a, axis=axis, dtype=out_type) - a
+
+    top, left = before(bottom, -2), before(right, -1)
+    corner = before(before(corner, -2), -1)
+    index = tuple(range(dx.ndim))
+    table = da.blockwise(lambda t, a, b, c: t + a + b + c, index, local, index, top, index, left, index, corner, index,
+                         align_arrays=False, meta=meta)
+    if exclusive:
+        table = da.pad(table, [(0, 0)] * (dx.ndim - 2) + [(1, 0), (1, 0)])
+    return da.moveaxis(table, 0, channel_axis) if channel_axis is not None else table

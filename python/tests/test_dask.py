@@ -146,3 +146,19 @@ def test_on_a_local_cluster(cluster_client, name):
         x = random_array(shape, dtype)
         for mode in MODES:
             check_chunked(name, x, mode, random_chunks(shape), scheduler=None)
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint16, np.float32])
+def test_summed_area_table_across_chunks(dtype):
+    for shape in ((1, 1), (37, 53), (3, 8, 9)):
+        x = (RNG.integers(0, 200, shape)).astype(dtype)
+        for chunks in (random_chunks(shape), random_chunks(shape, single=True)):
+            for exclusive in (False, True):
+                whole = cascade.summed_area_table(x, exclusive=exclusive)
+                lazy = cascade.summed_area_table(da.from_array(x, chunks=chunks), exclusive=exclusive)
+                assert lazy.dtype == whole.dtype
+                assert exclusive or lazy.chunks == chunks
+                if dtype == np.float32:
+                    assert relative(lazy.compute(), whole) <= 5e-6
+                else:  # integer tables are exact
+                    np.testing.assert_array_equal(lazy.compute(), whole)
