@@ -163,24 +163,13 @@ def reach(key):
     return Recursion(key[0], key[1]).tail_length()
 
 
-def zero_state_summary(key, head, tail):
-    """e and h (L × r each) from the zero-state result's first min(n, r) rows (`head`, rows × L)
-    and last min(n, 2r) rows (`tail`): h is the head; e, the causal pass's last r samples, is
-    recovered from the tail by inverting the anticausal pass, c[i] = (y[i] + Σ_k a_k·y[i+k])/b,
-    whose terms near the chunk's end are all of the size of the result: no cancellation."""
-    rec = Recursion(key[0], key[1])
-    r = rec.r
-    L = head.shape[1]
-    h = np.zeros((L, r))
-    h[:, :len(head)] = head.T
-    m = len(tail)
-    y = np.vstack([tail, np.zeros((r, L))])
-    e = np.zeros((L, r))
-    for j in range(r):
-        i = m - r + j  # c[n − r + j] in the tail's rows
-        if i >= 0:
-            e[:, j] = (y[i] + rec.a @ y[i + 1:i + 1 + r]) / rec.b
-    return e, h
+@functools.lru_cache(maxsize=256)
+def end_state_weights(key, n, itemsize):
+    """The chunk's samples → e, the causal pass's last r samples from zero state: (rows,
+    weights) over the rows that reach above NEGLIGIBLE."""
+    we = chunk(key, n).we
+    a, b = _rows(we, NEGLIGIBLE[itemsize] / max(n, 1))
+    return (a, b), np.ascontiguousarray(we[a:b])
 
 
 def _segments(key, lengths, summaries, boundary):
