@@ -27,7 +27,7 @@ void run_correlate1d(const py::capsule &input, const py::capsule &output, const 
     // A plan holds no size: one serves every shape of its type and device.
     auto plan = cached<cascade::CorrelatePlan>(
         "correlate1d:" + key_of(taps) + std::to_string(center) + ":" + std::to_string(axis) + ":" + boundary +
-            ":" + cascade::device_name(call.device) + (f64 ? ":f64" : ":f32"),
+            ":" + call.device_key() + (f64 ? ":f64" : ":f32"),
         [&] {
             return std::make_unique<cascade::CorrelatePlan>(
                 taps, center, line, b, call.device,

@@ -21,6 +21,7 @@ using cascade::Error;
 struct Tensor {
     Halide::Runtime::Buffer<> buffer;
     bool cuda = false;
+    int device_id = 0;  // the CUDA device
 };
 
 inline Tensor tensor_of(const py::capsule &capsule) {
@@ -57,11 +58,9 @@ inline Tensor tensor_of(const py::capsule &capsule) {
             {0, int32_t(w), 1, 0}, {0, int32_t(h), int32_t(sh), 0}, {0, int32_t(n), int32_t(sn), 0}};
         result.buffer = Halide::Runtime::Buffer<>(type, data, 3, shape);
     } else if (t.device.device_type == kDLCUDA) {
-        if (t.device.device_id != 0)
-            throw Error("the array is on CUDA device " + std::to_string(t.device.device_id) +
-                        "; Cascade runs on device 0");
         result.buffer = cascade::cuda::wrap(type, data, int(w), int(h), int(n), sh, sn);
         result.cuda = true;
+        result.device_id = int(t.device.device_id);
     } else {
         throw Error("arrays on the CPU or on a CUDA device are supported");
     }
@@ -97,26 +96,37 @@ inline std::string key_of(const std::vector<double> &values) {
     return key;
 }
 
-// Both tensors on one device, of one shape; the run on the caller's stream where CUDA.
+// Both tensors on one device, of one shape; the run on the caller's stream where CUDA. A call
+// on a CUDA device other than 0 runs, plans made and kept included, in that device's primary
+// context (the plans of each device are kept apart by shape_key()).
 struct Call {
     Tensor in, out;
     cascade::Device device;
     uintptr_t stream;
+    std::unique_ptr<cascade::cuda::Scope> on_device;
 
     Call(const py::capsule &input, const py::capsule &output, uintptr_t stream_)
         : in(tensor_of(input)), out(tensor_of(output)), stream(stream_) {
-        if (in.cuda != out.cuda) throw Error("internal: input and output on different devices");
+        if (in.cuda != out.cuda || in.device_id != out.device_id)
+            throw Error("internal: input and output on different devices");
         device = in.cuda ? cascade::Device::cuda : cascade::Device::cpu;
+        if (in.cuda && in.device_id != 0)
+            on_device = std::make_unique<cascade::cuda::Scope>(reinterpret_cast<void *>(stream),
+                                                                cascade::cuda::primary_context(in.device_id));
+    }
+    std::string device_key() const {
+        return cascade::device_name(device) + (in.device_id ? std::to_string(in.device_id) : "");
     }
     std::string shape_key() const {
         return std::to_string(in.buffer.width()) + "x" + std::to_string(in.buffer.height()) + "x" +
-               std::to_string(in.buffer.channels()) + ":" + cascade::device_name(device) + ":" +
+               std::to_string(in.buffer.channels()) + ":" + device_key() + ":" +
                cascade::sample_name(sample_type(in.buffer));
     }
     template <typename F>
     void run(F f) {
         py::gil_scoped_release release;
-        cascade::cuda::Scope on(reinterpret_cast<void *>(stream));
+        cascade::cuda::Scope on(reinterpret_cast<void *>(stream),
+                                in.device_id ? cascade::cuda::primary_context(in.device_id) : nullptr);
         f(in.buffer.raw_buffer(), out.buffer.raw_buffer());
     }
 };

@@ -27,7 +27,7 @@ void run_fir2d(const py::capsule &input, const py::capsule &output, const std::v
     auto plan =
         cached<cascade::Fir2dPlan>("fir2d:" + key_of(taps_y) + std::to_string(center_y) + ":" +
                                        key_of(taps_x) + std::to_string(center_x) + ":" + boundary + ":" +
-                                       cascade::device_name(call.device) + (f64 ? ":f64" : ":f32"),
+                                       call.device_key() + (f64 ? ":f64" : ":f32"),
                                    [&] {
                                        return std::make_unique<cascade::Fir2dPlan>(
                                            taps_y, center_y, taps_x, center_x, b, call.device,

@@ -33,6 +33,11 @@ private:
     bool previous_set_;
 };
 
+// The primary context of CUDA device `device` (a CUcontext), retained for the life of the process:
+// the context the CUDA runtime API (cudaSetDevice(device), CuPy's Device) works in there. A Scope
+// of it runs pipelines on that device. Throws cascade::Error where there is no such device.
+void *primary_context(int device);
+
 // A W×H×C buffer over device memory the caller keeps (no host allocation; the memory is neither
 // copied nor freed): sample (x, y, c) at data + x + y·row_stride + c·channel_stride elements.
 // row_stride defaults to `width`, channel_stride to row_stride·height (planar channels).

@@ -35,7 +35,8 @@ class Arrays:
             import cupy
 
             self.xp, self.cuda, self.data = cupy, True, x
-            self.stream = cupy.cuda.get_current_stream().ptr
+            with x.device:
+                self.stream = cupy.cuda.get_current_stream().ptr
         elif hasattr(x, "__dlpack__"):
             device = x.__dlpack_device__()[0]
             if device == 1:
@@ -44,7 +45,8 @@ class Arrays:
                 import cupy
 
                 self.xp, self.cuda, self.data = cupy, True, cupy.from_dlpack(x)
-                self.stream = cupy.cuda.get_current_stream().ptr
+                with self.data.device:
+                    self.stream = cupy.cuda.get_current_stream().ptr
             else:
                 raise ValueError("arrays on the CPU or on a CUDA device are supported")
         elif hasattr(x, "__array__"):
@@ -68,14 +70,20 @@ class Arrays:
         return a
 
     def context(self):
-        if self.torch and self.cuda:
-            import cupy
+        """Where CuPy's work for this array runs: on its device (the native calls run there
+        too), and for PyTorch's arrays on PyTorch's current stream."""
+        if not self.cuda:
+            return contextlib.nullcontext()
+        import cupy
 
+        stack = contextlib.ExitStack()
+        stack.enter_context(self.data.device)
+        if self.torch:
             # CuPy's work here (conversions, allocations) joins PyTorch's current stream.
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", DeprecationWarning)
-                return cupy.cuda.ExternalStream(self.stream)
-        return contextlib.nullcontext()
+                stack.enter_context(cupy.cuda.ExternalStream(self.stream))
+        return stack
 
 
 # float32 and complex64 run on float32 pipelines; everything else, like scipy, in float64, so that

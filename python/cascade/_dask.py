@@ -24,9 +24,27 @@ def _module(block):
     return Arrays(block).xp
 
 
-def _on_device(a):
+def _on_device(function):
+    """`function` of a chunk run on the chunk's device: CuPy chunks may be spread over several
+    GPUs (one worker or one set of chunks per device), and each is filtered where it lives."""
+
+    @functools.wraps(function)
+    def run(block, *args, **kwargs):
+        if hasattr(block, "device") and type(block).__module__.startswith("cupy"):
+            with block.device:
+                return function(block, *args, **kwargs)
+        return function(block, *args, **kwargs)
+
+    return run
+
+
+def _host(a):
     """NumPy values of a small array of either library."""
     return a.get() if hasattr(a, "get") else np.asarray(a)
+
+
+def _host_meta(dx):
+    return np.empty((0,) * dx.ndim, np.float64)
 
 
 def _meta(dx, dtype=None):
@@ -35,6 +53,7 @@ def _meta(dx, dtype=None):
     return dx._meta.astype(dtype or dx.dtype)
 
 
+@_on_device
 def _run(block, axis, op):
     """`op` along `axis` of one chunk, by the same native calls as a whole array."""
     arrays = Arrays(block)
@@ -76,51 +95,70 @@ def _mul(matrix, lines):
     return m @ lines
 
 
+def _sums64(weights, lines):
+    """Σ_i weights[i, j]·lines[:, i, :] in float64, (before, k, after), over pieces of the lines
+    small enough that their float64 copy stays small (a chunk of 10⁹ samples has 10⁸-sample slabs)."""
+    xp = _module(lines)
+    before, rows, after = lines.shape
+    step = max(1, (1 << 24) // max(rows, 1))
+    out = xp.empty((before, weights.shape[1], after), np.float64)
+    w = weights.T
+    if after == 1:
+        for i in range(0, before, step):
+            out[i:i + step] = _mul(w, lines[i:i + step].astype(np.float64))
+    else:
+        for i in range(0, after, step):
+            out[:, :, i:i + step] = _mul(w, lines[:, :, i:i + step].astype(np.float64))
+    return out
+
+
+@_on_device
 def _summarize(block, y0, axis, key, boundary, lengths, block_info=None):
     """A chunk's summary (_carries.summary_width values per line along `axis`): e and h from its
     zero-state result y0, the mirror image's from its samples, the end samples for clamp."""
     k = block_info[0]["chunk-location"][axis]
     count, n, r = len(lengths), block.shape[axis], len(key[1])
     y3 = _lines(y0, axis)
-    flat = lambda a: _on_device(a).transpose(1, 0, 2).reshape(a.shape[1], -1).astype(np.float64)
+    flat = lambda a: _host(a).transpose(1, 0, 2).reshape(a.shape[1], -1).astype(np.float64)
     h = flat(y3[:, :min(n, r)]).T
     h = np.hstack([h, np.zeros((h.shape[0], r - h.shape[1]))])
     # e in float64 from the samples: recovered from a float32 y0 by inverting the anticausal
     # pass it misses by several of y0's roundings (van Vliet σ 16: 2.8e-6 of the result, not 1.6e-6).
     x3 = _lines(_module(block).ascontiguousarray(block), axis)
     (a, b), w = _carries.end_state_weights(key, n, block.dtype.itemsize)
-    e = flat(_mul(w.T, x3[:, a:b].astype(np.float64))).T if b > a else np.zeros_like(h)
+    e = flat(_sums64(w, x3[:, a:b])).T if b > a else np.zeros_like(h)
     parts = [e, h]
     start = sum(lengths[:k])
     if boundary in ("reflect", "mirror") and min(start, sum(lengths) - start - n) < _carries.reach(key):
         # A chunk's mirror image counts only within the recursion's reach of the line's ends.
         # In float64: float32 sums of these weights miss by several times the result's rounding.
         for (a, b), w in _carries.mirrored_weights(key, n, boundary, k == 0, k == count - 1, block.dtype.itemsize):
-            parts.append(flat(_mul(w.T, x3[:, a:b].astype(np.float64))).T if b > a else np.zeros_like(e))
+            parts.append(flat(_sums64(w, x3[:, a:b])).T if b > a else np.zeros_like(e))
     elif boundary in ("reflect", "mirror"):
         parts += [np.zeros_like(e), np.zeros_like(e)]
     elif boundary == "clamp":
         parts += [flat(x3[:, :1]).T, flat(x3[:, n - 1:]).T]
     summary = np.hstack(parts)  # L × width, the lines in (before, after) order
     shape = block.shape[:axis] + block.shape[axis + 1:] + (summary.shape[1],)
-    return _module(block).asarray(np.moveaxis(summary.reshape(shape), -1, axis))
+    # On the host: a line's chunks may be on different devices; only these values cross them.
+    return np.moveaxis(summary.reshape(shape), -1, axis)
 
 
 def _solve(summaries, axis, key, lengths, boundary):
-    xp = _module(summaries)
-    s = np.moveaxis(_on_device(summaries), axis, -1)
+    s = np.moveaxis(summaries, axis, -1)
     lines = s.shape[:-1]
     states = _carries.solve(key, lengths, s.reshape(-1, len(lengths), s.shape[-1] // len(lengths)), boundary)
-    return xp.asarray(np.moveaxis(states.reshape(lines + (-1,)), -1, axis))
+    return np.moveaxis(states.reshape(lines + (-1,)), -1, axis)
 
 
+@_on_device
 def _correct(y0, states, axis, key):
     """y0 plus its response to the entering states, on the rows that response reaches."""
     xp = _module(y0)
     r = len(key[1])
     out = xp.empty_like(y0)
     o3, y3 = _lines(out, axis), _lines(y0, axis)
-    s3 = _lines(xp.ascontiguousarray(states, dtype=y0.dtype), axis)
+    s3 = _lines(xp.asarray(np.ascontiguousarray(states), dtype=y0.dtype), axis)
     (head, gu), (tail, gv) = _carries.corrections(key, y0.shape[axis], y0.dtype.itemsize)
     if head[1] > tail[0]:  # the two responses meet: one update of every row
         (head, gu), (tail, gv) = _carries.corrections(key, y0.shape[axis], 0)
@@ -146,16 +184,15 @@ def _iir_axis(dx, axis, op):
     lengths = tuple(dx.chunks[axis])
     count = len(lengths)
     width = _carries.summary_width(r, op.boundary)
+    if count == 1:  # every line whole in its chunk
+        return dx.map_blocks(_run, axis, op, meta=_meta(dx))
     y0 = dx.map_blocks(_run, axis, Op("iir", "none", gain=op.gain, feedback=op.feedback), meta=_meta(dx))
-    if op.boundary == "none" and count == 1:
-        return y0
     along = lambda size: tuple((size,) * count if a == axis else c for a, c in enumerate(dx.chunks))
     summarize = functools.partial(_summarize, axis=axis, key=key, boundary=op.boundary, lengths=lengths)
-    summaries = da.map_blocks(summarize, dx, y0, chunks=along(width), meta=_meta(dx, np.float64))
+    summaries = da.map_blocks(summarize, dx, y0, chunks=along(width), meta=_host_meta(dx))
     gathered = summaries.rechunk({axis: -1})
     chunks = tuple((2 * r * count,) if a == axis else c for a, c in enumerate(gathered.chunks))
-    states = gathered.map_blocks(_solve, axis, key, lengths, op.boundary, chunks=chunks,
-                                  meta=_meta(dx, np.float64))
+    states = gathered.map_blocks(_solve, axis, key, lengths, op.boundary, chunks=chunks, meta=_host_meta(dx))
     states = states.rechunk({axis: 2 * r})
     index = tuple(range(dx.ndim))
     # y0 first: the output takes its chunks (blockwise pairs the blocks by position, not size).
@@ -202,6 +239,14 @@ def _per_axis(ops):
     return {a: _cascade_op(op) if op.kind == "gaussian" and op.method == "deriche4" else op for a, op in ops.items()}
 
 
+@_on_device
+def _cast(block, dtype, then=None):
+    """As scipy casts into `dtype` (then back to `then`, where scipy keeps an axis's result in the
+    output's type before the next axis)."""
+    result = as_type(_module(block), block, dtype)
+    return result if then is None else result.astype(then)
+
+
 def _filter(dx, ops, out_dtype, compute, cuda):
     narrowing = np.dtype(out_dtype) != np.dtype(compute)
     y = dx.astype(compute)
@@ -218,10 +263,10 @@ def _filter(dx, ops, out_dtype, compute, cuda):
         if c:
             y = y + y.dtype.type(c * op.dc())
         if narrowing and i < len(axes) - 1 - paired:
-            y = y.map_blocks(lambda b: as_type(_module(b), b, out_dtype).astype(compute), meta=_meta(y))
+            y = y.map_blocks(_cast, out_dtype, compute, meta=_meta(y))
     if np.dtype(out_dtype) == y.dtype:
         return y
-    return y.map_blocks(lambda b: as_type(_module(b), b, out_dtype), meta=_meta(y, out_dtype))
+    return y.map_blocks(_cast, out_dtype, meta=_meta(y, out_dtype))
 
 
 def separable(dx, output, make_ops, complex_output=None):

@@ -9,6 +9,9 @@
 #include <dlfcn.h>
 
 #include <atomic>
+#include <map>
+#include <mutex>
+#include <string>
 
 #include "cascade/cuda.h"
 #include "cascade/error.h"
@@ -23,7 +26,7 @@ struct PrimaryContext {
     const char *error = nullptr;
 };
 
-PrimaryContext retain_primary_context() {
+PrimaryContext retain_primary_context(int ordinal) {
     void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!lib) return {nullptr, "no CUDA driver (libcuda.so.1 not found)"};
     using InitFn = int (*)(unsigned);
@@ -36,16 +39,15 @@ PrimaryContext retain_primary_context() {
     int device = 0;
     void *context = nullptr;
     if (init(0) != 0) return {nullptr, "the CUDA driver failed to initialise"};
-    if (get(&device, 0) != 0) return {nullptr, "the CUDA driver sees no device 0"};
-    if (retain(&context, device) != 0 || !context)
-        return {nullptr, "cuDevicePrimaryCtxRetain failed on device 0"};
+    if (get(&device, ordinal) != 0) return {nullptr, "the CUDA driver sees no such device"};
+    if (retain(&context, device) != 0 || !context) return {nullptr, "cuDevicePrimaryCtxRetain failed"};
     return {context, nullptr};  // kept for the life of the process, as the runtime API keeps it
 }
 
 std::atomic<bool> retained{false};
 
 const PrimaryContext &primary_context() {
-    static const PrimaryContext primary = retain_primary_context();
+    static const PrimaryContext primary = retain_primary_context(0);
     retained = true;
     return primary;
 }
@@ -66,6 +68,22 @@ std::string share_cuda_context_with_halide() {
 }
 
 namespace cuda {
+
+void *primary_context(int device) {
+    if (device == 0) {
+        const PrimaryContext &primary = cascade::primary_context();
+        if (primary.error) throw Error(primary.error);
+        return primary.context;
+    }
+    static std::mutex mutex;
+    static std::map<int, void *> &contexts = *new std::map<int, void *>;  // never destroyed: see above
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = contexts.find(device);
+    if (it != contexts.end()) return it->second;
+    const PrimaryContext primary = retain_primary_context(device);
+    if (primary.error) throw Error(std::string(primary.error) + " (device " + std::to_string(device) + ")");
+    return contexts[device] = primary.context;
+}
 
 Scope::Scope(void *stream, void *context)
     : previous_stream_(chosen.stream), previous_context_(chosen.context), previous_set_(chosen.set) {
