@@ -15,6 +15,7 @@
 
 void bind_correlate(pybind11::module_ &m);  // correlate_binding.cpp
 void bind_fir2d(pybind11::module_ &m);      // fir2d_binding.cpp
+void bind_carries(pybind11::module_ &m);    // carries_binding.cpp
 
 namespace cascade_python {
 
@@ -128,6 +129,7 @@ PYBIND11_MODULE(_cascade, m) {
     py::register_exception<Error>(m, "Error", PyExc_ValueError);
     bind_correlate(m);
     bind_fir2d(m);
+    bind_carries(m);
     m.def("iir", &run_iir);
     m.def("gaussian", &run_gaussian);
     m.def("summed_area_table", &run_sat);

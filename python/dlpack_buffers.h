@@ -112,7 +112,7 @@ struct Call {
         device = in.cuda ? cascade::Device::cuda : cascade::Device::cpu;
         if (in.cuda && in.device_id != 0)
             on_device = std::make_unique<cascade::cuda::Scope>(reinterpret_cast<void *>(stream),
-                                                                cascade::cuda::primary_context(in.device_id));
+                                                               cascade::cuda::primary_context(in.device_id));
     }
     std::string device_key() const {
         return cascade::device_name(device) + (in.device_id ? std::to_string(in.device_id) : "");

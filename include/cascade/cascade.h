@@ -6,10 +6,12 @@
 // bspline.h. Running them: iir.h (IirPlan, iir_2d), gaussian_blur.h (GaussianPlan,
 // gaussian_blur), sat.h (summed-area tables), box.h (box means), correlate.h (one axis's FIR of
 // any length, scipy's correlate1d), on host or device buffers
-// (planes.h, cuda.h), exact at the borders (boundary.h). Failures throw cascade::Error (error.h).
+// (planes.h, cuda.h), exact at the borders (boundary.h); data held in chunks filtered exactly
+// by their carries (carries.h). Failures throw cascade::Error (error.h).
 #include "cascade/boundary.h"
 #include "cascade/box.h"
 #include "cascade/bspline.h"
+#include "cascade/carries.h"
 #include "cascade/correlate.h"
 #include "cascade/cuda.h"
 #include "cascade/deriche.h"

@@ -179,8 +179,7 @@ def _iir_axis(dx, axis, op):
     """The causal–anticausal recursion along `axis`, exact across the chunks (_carries)."""
     import dask.array as da
 
-    rec = _carries.Recursion(op.gain, op.feedback)
-    key, r = rec.key, rec.r
+    key, r = (float(op.gain), tuple(float(a) for a in op.feedback)), len(op.feedback)
     lengths = tuple(dx.chunks[axis])
     count = len(lengths)
     width = _carries.summary_width(r, op.boundary)

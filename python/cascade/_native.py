@@ -93,6 +93,25 @@ def require_stable(gain, feedback):
     _cascade.require_stable(float(gain), [float(a) for a in feedback])
 
 
+def chunk_carries(gain, feedback, n):
+    """A chunk length's matrices (cascade/carries.h): we, wh, gu, gv (n × r), lc, mu, mv (r × r)."""
+    return _cascade.chunk_carries(float(gain), [float(a) for a in feedback], int(n))
+
+
+def solve_carries(gain, feedback, boundary, lengths, summaries):
+    """Every chunk's entering states (lines × chunks × 2r) from their summaries."""
+    return _cascade.solve_carries(float(gain), [float(a) for a in feedback], boundary, [int(n) for n in lengths],
+                                  summaries)
+
+
+def carry_reach(gain, feedback):
+    return _cascade.carry_reach(float(gain), [float(a) for a in feedback])
+
+
+def carry_summary_width(order, boundary):
+    return _cascade.carry_summary_width(int(order), boundary)
+
+
 def cuda_devices():
     return _cascade.cuda_devices()
 

@@ -1,0 +1,304 @@
+// The algebra of include/cascade/carries.h: a chunk's matrices from the recursion run on unit
+// states and impulses, and the scan over a line's chunks that solves their entering states.
+#include "cascade/carries.h"
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <tuple>
+
+#include "cascade/error.h"
+
+namespace cascade {
+
+namespace {
+
+using Rows = std::vector<double>;  // row-major, m columns
+
+// y[i] = b·z[i] − Σ_k a_k·y[i−k] down the rows of z (n × m), past = y[−r..−1] (r × m).
+Rows causal(double b, const std::vector<double> &a, const Rows &z, const Rows &past, int n, int m) {
+    const int r = int(a.size());
+    Rows ext(size_t(r + n) * m);
+    std::copy(past.begin(), past.end(), ext.begin());
+    for (int i = 0; i < n; i++)
+        for (int c = 0; c < m; c++) {
+            double v = b * z[size_t(i) * m + c];
+            for (int k = 1; k <= r; k++) v -= a[k - 1] * ext[size_t(r + i - k) * m + c];
+            ext[size_t(r + i) * m + c] = v;
+        }
+    return Rows(ext.begin() + size_t(r) * m, ext.end());
+}
+
+Rows reversed_rows(const Rows &z, int n, int m) {
+    Rows out(z.size());
+    for (int i = 0; i < n; i++) std::copy_n(&z[size_t(n - 1 - i) * m], m, &out[size_t(i) * m]);
+    return out;
+}
+
+// y[i] = b·z[i] − Σ_k a_k·y[i+k] up the rows, future = y[n..n+r−1].
+Rows anticausal(double b, const std::vector<double> &a, const Rows &z, const Rows &future, int n, int m) {
+    const int r = int(a.size());
+    return reversed_rows(causal(b, a, reversed_rows(z, n, m), reversed_rows(future, r, m), n, m), n, m);
+}
+
+Rows identity(int r) {
+    Rows eye(size_t(r) * r, 0.0);
+    for (int i = 0; i < r; i++) eye[size_t(i) * r + i] = 1.0;
+    return eye;
+}
+
+// Rows [from, from + r) of the (rows × r) stack of `top` over `bottom`.
+Rows stacked_rows(const Rows &top, int top_rows, const Rows &bottom, int from, int r) {
+    Rows out(size_t(r) * r);
+    for (int i = 0; i < r; i++) {
+        const int row = from + i;
+        const double *src = row < top_rows ? &top[size_t(row) * r] : &bottom[size_t(row - top_rows) * r];
+        std::copy_n(src, r, &out[size_t(i) * r]);
+    }
+    return out;
+}
+
+// y = M·x for an r × r M.
+void times(const Rows &m, const double *x, double *y, int r) {
+    for (int i = 0; i < r; i++) {
+        double v = 0;
+        for (int j = 0; j < r; j++) v += m[size_t(i) * r + j] * x[j];
+        y[i] = v;
+    }
+}
+
+Rows product(const Rows &a, const Rows &b, int r) {
+    Rows c(size_t(r) * r, 0.0);
+    for (int i = 0; i < r; i++)
+        for (int k = 0; k < r; k++)
+            for (int j = 0; j < r; j++) c[size_t(i) * r + j] += a[size_t(i) * r + k] * b[size_t(k) * r + j];
+    return c;
+}
+
+// (I − M)⁻¹ of an r × r M.
+Rows inverse_complement(const Rows &m, int r) {
+    Eigen::MatrixXd a = Eigen::MatrixXd::Identity(r, r);
+    for (int i = 0; i < r; i++)
+        for (int j = 0; j < r; j++) a(i, j) -= m[size_t(i) * r + j];
+    const Eigen::MatrixXd inv = a.inverse();
+    Rows out(size_t(r) * r);
+    for (int i = 0; i < r; i++)
+        for (int j = 0; j < r; j++) out[size_t(i) * r + j] = inv(i, j);
+    return out;
+}
+
+// A chunk's matrices are made once per filter and length, shared by every line and thread, and
+// kept for the process (a few per filter in use).
+const ChunkCarries &cached(const RecursiveFilter &filter, int n) {
+    using Key = std::tuple<double, std::vector<double>, int>;
+    static std::mutex mutex;
+    static auto &cache = *new std::map<Key, std::unique_ptr<const ChunkCarries>>;
+    std::lock_guard<std::mutex> lock(mutex);
+    auto &entry = cache[Key{filter.gain, filter.feedback, n}];
+    if (!entry) entry = std::make_unique<const ChunkCarries>(chunk_carries(filter, n));
+    return *entry;
+}
+
+bool reflecting(Boundary b) { return b == Boundary::reflect || b == Boundary::mirror; }
+
+}  // namespace
+
+ChunkCarries chunk_carries(const RecursiveFilter &filter, int n) {
+    if (n < 0) throw Error("a chunk has no negative length");
+    const int r = filter.order();
+    if (r < 1) throw Error("carries need a recursion of order 1 or more");
+    const double b = filter.gain;
+    const std::vector<double> &a = filter.feedback;
+    ChunkCarries c;
+    c.n = n;
+    c.r = r;
+    Rows impulse(size_t(n), 0.0);
+    if (n) impulse[0] = 1.0;
+    const Rows g = causal(1.0, a, impulse, Rows(size_t(r), 0.0), n, 1);
+    const Rows eye = identity(r), zeros(size_t(r) * r, 0.0), none(size_t(n) * r, 0.0);
+    const Rows hc = causal(b, a, none, eye, n, r);
+    c.gu = anticausal(b, a, hc, zeros, n, r);
+    c.gv = anticausal(b, a, none, eye, n, r);
+    c.lc = stacked_rows(eye, r, hc, n, r);
+    c.mu = stacked_rows(c.gu, n, zeros, 0, r);
+    c.mv = stacked_rows(c.gv, n, eye, 0, r);
+    c.we.assign(size_t(n) * r, 0.0);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < r; j++) {
+            const int lag = n - r + j - i;  // e_j = c0[n − r + j] = Σ_i b·g[lag]·x[i]
+            if (lag >= 0) c.we[size_t(i) * r + j] = b * g[size_t(lag)];
+        }
+    c.wh.assign(size_t(n) * r, 0.0);
+    for (int j = 0; j < std::min(r, n);
+         j++) {  // h_j = y0[j]: the anticausal pass of the causal response at j
+        Rows t(size_t(n), 0.0);
+        for (int m = j; m < n; m++) t[size_t(m)] = b * g[size_t(m - j)];
+        const Rows column = anticausal(b, a, t, Rows(size_t(r), 0.0), n, 1);
+        for (int i = 0; i < n; i++) c.wh[size_t(i) * r + j] = column[size_t(i)];
+    }
+    return c;
+}
+
+int carry_reach(const RecursiveFilter &filter) {
+    const int r = filter.order();
+    Eigen::MatrixXd companion = Eigen::MatrixXd::Zero(r, r);
+    for (int j = 0; j < r; j++) companion(0, j) = -filter.feedback[size_t(j)];
+    for (int i = 1; i < r; i++) companion(i, i - 1) = 1.0;
+    const double rho = r ? companion.eigenvalues().cwiseAbs().maxCoeff() : 0.0;
+    if (!(rho > 0)) return std::max(r, 1);
+    if (!(rho < 1)) throw Error("the recursion is unstable (a pole on or outside the unit circle)");
+    return int(std::min<double>(1 << 20, std::max<double>(r, std::ceil(std::log(1e-20) / std::log(rho)))));
+}
+
+int carry_summary_width(int order, Boundary boundary) {
+    return 2 * order + (reflecting(boundary) ? 2 * order : boundary == Boundary::clamp ? 2 : 0);
+}
+
+void summarize_chunk(const RecursiveFilter &filter, Boundary boundary, const double *x, int n,
+                     std::ptrdiff_t stride, bool first, bool last, double *summary) {
+    const int r = filter.order();
+    const auto sums = [&](const ChunkCarries &c, int from, bool reverse, double *out) {
+        // Σ_i x[from + i]·W[i, :] for W = we then wh, the rows reversed for a mirror image
+        std::fill_n(out, 2 * r, 0.0);
+        for (int i = 0; i < c.n; i++) {
+            const double v = x[(from + i) * stride];
+            const size_t row = size_t(reverse ? c.n - 1 - i : i) * r;
+            for (int j = 0; j < r; j++) {
+                out[j] += v * c.we[row + j];
+                out[r + j] += v * c.wh[row + j];
+            }
+        }
+    };
+    sums(cached(filter, n), 0, false, summary);
+    if (reflecting(boundary)) {
+        const bool trim = boundary == Boundary::mirror && !(first && last && n == 1);
+        const int lo = trim && first, hi = trim && last;
+        sums(cached(filter, std::max(n - lo - hi, 0)), lo, true, summary + 2 * r);
+    } else if (boundary == Boundary::clamp) {
+        summary[2 * r] = x[0];
+        summary[2 * r + 1] = x[(n - 1) * stride];
+    }
+}
+
+void solve_carries(const RecursiveFilter &filter, Boundary boundary, const std::vector<int> &lengths,
+                   const double *summaries, int64_t lines, double *states) {
+    const int r = filter.order(), K = int(lengths.size());
+    if (K == 0) return;
+    int64_t total = 0;
+    for (int n : lengths) total += n;
+    if (boundary == Boundary::mirror && total == 1)
+        boundary = Boundary::reflect;  // one sample: any extension
+    const int width = carry_summary_width(r, boundary);
+    // The line's chunks, then for reflect and mirror its mirror image's, in order along the
+    // extended line: (matrices, column of e in a chunk's summary, which chunk's summary).
+    struct Segment {
+        const ChunkCarries *c;
+        int column, chunk;
+    };
+    std::vector<Segment> segs;
+    for (int k = 0; k < K; k++) segs.push_back({&cached(filter, lengths[size_t(k)]), 0, k});
+    if (reflecting(boundary))
+        for (int k = K - 1; k >= 0; k--) {
+            const int m =
+                lengths[size_t(k)] - (boundary == Boundary::mirror ? int(k == 0) + int(k == K - 1) : 0);
+            segs.push_back({&cached(filter, std::max(m, 0)), 2 * r, k});
+        }
+    const int M = int(segs.size());
+    const bool circular = boundary == Boundary::periodic || reflecting(boundary);
+    Rows u_solve, v_solve;
+    if (circular) {
+        Rows phi = identity(r), psi = identity(r);
+        for (const Segment &s : segs) phi = product(s.c->lc, phi, r);
+        for (int j = M - 1; j >= 0; j--) psi = product(segs[size_t(j)].c->mv, psi, r);
+        u_solve = inverse_complement(phi, r);
+        v_solve = inverse_complement(psi, r);
+    }
+    const ChunkCarries *tail = nullptr;
+    Rows tail_constant;  // clamp: the tail's V per unit edge sample
+    const double steady = filter.gain / (1.0 + [&] {
+                              double s = 0;
+                              for (double a : filter.feedback) s += a;
+                              return s;
+                          }());
+    if (boundary == Boundary::zero || boundary == Boundary::clamp) {
+        tail = &cached(filter, carry_reach(filter));
+        tail_constant.assign(size_t(r), 0.0);
+        for (int i = 0; i < tail->n; i++)
+            for (int j = 0; j < r; j++) tail_constant[size_t(j)] += tail->wh[size_t(i) * r + j];
+        Rows settled(size_t(r), steady * steady), through(size_t(r), 0.0);
+        times(tail->mv, settled.data(), through.data(), r);
+        for (int j = 0; j < r; j++) tail_constant[size_t(j)] += through[size_t(j)];
+    }
+    Rows us(size_t(M + 1) * r, 0.0), w(size_t(M) * r, 0.0), v(size_t(r), 0.0), t(size_t(r), 0.0);
+    for (int64_t line = 0; line < lines; line++) {
+        const double *sum = summaries + line * K * width;
+        double *out = states + line * K * 2 * r;
+        const auto e = [&](const Segment &s) { return sum + size_t(s.chunk) * width + s.column; };
+        double *u = us.data();
+        std::fill_n(u, r, 0.0);
+        if (circular) {
+            std::vector<double> total_e(size_t(r), 0.0);
+            for (const Segment &s : segs) {
+                times(s.c->lc, total_e.data(), t.data(), r);
+                for (int j = 0; j < r; j++) total_e[size_t(j)] = t[size_t(j)] + e(s)[j];
+            }
+            times(u_solve, total_e.data(), u, r);
+        } else if (boundary == Boundary::clamp) {
+            std::fill_n(u, r, steady * sum[2 * r]);
+        }
+        for (int j = 0; j < M; j++) {
+            const Segment &s = segs[size_t(j)];
+            times(s.c->lc, &us[size_t(j) * r], &us[size_t(j + 1) * r], r);
+            times(s.c->mu, &us[size_t(j) * r], &w[size_t(j) * r], r);
+            for (int i = 0; i < r; i++) {
+                us[size_t(j + 1) * r + i] += e(s)[i];
+                w[size_t(j) * r + i] += e(s)[r + i];
+            }
+        }
+        std::fill(v.begin(), v.end(), 0.0);
+        if (circular) {
+            std::vector<double> f(size_t(r), 0.0);
+            for (int j = M - 1; j >= 0; j--) {
+                times(segs[size_t(j)].c->mv, f.data(), t.data(), r);
+                for (int i = 0; i < r; i++) f[size_t(i)] = t[size_t(i)] + w[size_t(j) * r + i];
+            }
+            times(v_solve, f.data(), v.data(), r);
+        } else if (tail) {
+            times(tail->mu, &us[size_t(M) * r], v.data(), r);
+            if (boundary == Boundary::clamp) {
+                const double edge = sum[size_t(K - 1) * width + 2 * r + 1];
+                for (int i = 0; i < r; i++) v[size_t(i)] += edge * tail_constant[size_t(i)];
+            }
+        }
+        for (int j = M - 1; j >= 0; j--) {
+            if (j < K) {
+                std::copy_n(&us[size_t(j) * r], r, out + size_t(j) * 2 * r);
+                std::copy_n(v.data(), r, out + size_t(j) * 2 * r + r);
+            }
+            times(segs[size_t(j)].c->mv, v.data(), t.data(), r);
+            for (int i = 0; i < r; i++) v[size_t(i)] = t[size_t(i)] + w[size_t(j) * r + i];
+        }
+    }
+}
+
+void recurse_from_states(const RecursiveFilter &filter, const double *states, const double *x, double *y,
+                         int n, std::ptrdiff_t stride) {
+    const int r = filter.order();
+    const ChunkCarries &c = cached(filter, n);
+    Rows line(size_t(n), 0.0);
+    for (int i = 0; i < n; i++) line[size_t(i)] = x[i * stride];
+    const Rows zero(size_t(r), 0.0);
+    const Rows y0 = anticausal(filter.gain, filter.feedback,
+                               causal(filter.gain, filter.feedback, line, zero, n, 1), zero, n, 1);
+    for (int i = 0; i < n; i++) {
+        double v = y0[size_t(i)];
+        for (int j = 0; j < r; j++)
+            v += c.gu[size_t(i) * r + j] * states[j] + c.gv[size_t(i) * r + j] * states[r + j];
+        y[i * stride] = v;
+    }
+}
+
+}  // namespace cascade
