@@ -12,6 +12,7 @@ its own device, only the carries (a few values per line and chunk edge) crossing
    filtered across the N; sampled lines checked against a float64 reference on the host."""
 
 import argparse
+import os
 import time
 
 import cupy
@@ -65,7 +66,11 @@ def main():
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--check", type=int, default=4096, help="size of the exactness check")
     parser.add_argument("--volume", default="", help="Z,Y,X of the volume past one GPU's memory")
+    parser.add_argument("--workers", action="store_true",
+                        help="throughput with dask.distributed, one worker process per GPU, instead of threads")
     args = parser.parse_args()
+    if args.workers:
+        return per_gpu_workers(args)
     n = cupy.cuda.runtime.getDeviceCount()
     every = list(range(n))
     dask.config.set(scheduler="threads", num_workers=4 * n)
@@ -95,6 +100,46 @@ def main():
           f"{np.linalg.norm(got - whole) / np.linalg.norm(whole):.2e}")
     if args.volume:
         volume(tuple(int(v) for v in args.volume.split(",")), every, args)
+
+
+def per_gpu_workers(args):
+    """Throughput on 1 and on N worker processes, each seeing one GPU (CUDA_VISIBLE_DEVICES), the
+    chunks made and kept on the worker of their device, work stealing off so they stay there."""
+    from distributed import Client, Nanny, Scheduler, SpecCluster, wait
+
+    # Work stealing off: the chunks stay on the worker of their GPU. NVML's diagnostics off: this
+    # Dask predates the pynvml that returns names as str.
+    os.environ["DASK_DISTRIBUTED__DIAGNOSTICS__NVML"] = "False"
+    dask.config.set({"distributed.scheduler.work-stealing": False, "distributed.diagnostics.nvml": False})
+    n = cupy.cuda.runtime.getDeviceCount()
+    print(f"{n} × {cupy.cuda.runtime.getDeviceProperties(0)['name'].decode()}; {args.size}² float32, chunks "
+          f"{args.chunk}², gaussian_filter σ {args.sigma:g} ({args.method}), one worker process per GPU")
+    rates = {}
+    for count in (1, n):
+        specs = {f"gpu{d}": {"cls": Nanny, "options": {"nthreads": 2, "env": {"CUDA_VISIBLE_DEVICES": str(d)}}}
+                 for d in range(count)}
+        with SpecCluster(workers=specs, scheduler={"cls": Scheduler, "options": {"dashboard_address": None}},
+                         asynchronous=False) as cluster, Client(cluster) as client:
+            names = {info["name"]: address for address, info in client.scheduler_info()["workers"].items()}
+            grid = -(-args.size // args.chunk)
+
+            def worker_of(key):  # (name, i, j): the chunk's row of the grid picks its worker
+                return [names[f"gpu{key[1] * count // grid}"]]
+
+            with dask.annotate(workers=worker_of, allow_other_workers=False):
+                x = spread((args.size, args.size), (args.chunk, args.chunk), [0]).persist()
+            wait(x)
+            best = float("inf")
+            for _ in range(args.repeat + 1):
+                start = time.perf_counter()
+                y = cascade.gaussian_filter(x, args.sigma, method=args.method).persist()
+                wait(y)
+                client.run(lambda: cupy.cuda.Device().synchronize())  # a task ends before its GPU work
+                best = min(best, time.perf_counter() - start)
+                del y
+            rates[count] = args.size ** 2 / best / 2 ** 30
+            print(f"{count} worker(s)/GPU(s): {best * 1e3:8.1f} ms, {rates[count]:7.2f} GiP/s")
+    print(f"{n} GPUs over one: {rates[n] / rates[1]:.2f}× (≥ {0.65 * n:.2f} wanted)")
 
 
 def to_host(lazy):
