@@ -95,6 +95,16 @@ def _mul(matrix, lines):
     return m @ lines
 
 
+def _rows_of(block, axis, a, b):
+    """Rows a..b of the block along `axis` as (before, b − a, after) lines, copied only where the
+    block is not contiguous (a slice of a larger array), and then only those rows."""
+    index = [slice(None)] * block.ndim
+    index[axis] = slice(a, b)
+    if block.flags.c_contiguous:
+        return _lines(block, axis)[:, a:b]
+    return _lines(_module(block).ascontiguousarray(block[tuple(index)]), axis)
+
+
 def _sums64(weights, lines):
     """Σ_i weights[i, j]·lines[:, i, :] in float64, (before, k, after), over pieces of the lines
     small enough that their float64 copy stays small (a chunk of 10⁹ samples has 10⁸-sample slabs)."""
@@ -124,20 +134,19 @@ def _summarize(block, y0, axis, key, boundary, lengths, block_info=None):
     h = np.hstack([h, np.zeros((h.shape[0], r - h.shape[1]))])
     # e in float64 from the samples: recovered from a float32 y0 by inverting the anticausal
     # pass it misses by several of y0's roundings (van Vliet σ 16: 2.8e-6 of the result, not 1.6e-6).
-    x3 = _lines(_module(block).ascontiguousarray(block), axis)
     (a, b), w = _carries.end_state_weights(key, n, block.dtype.itemsize)
-    e = flat(_sums64(w, x3[:, a:b])).T if b > a else np.zeros_like(h)
+    e = flat(_sums64(w, _rows_of(block, axis, a, b))).T if b > a else np.zeros_like(h)
     parts = [e, h]
     start = sum(lengths[:k])
     if boundary in ("reflect", "mirror") and min(start, sum(lengths) - start - n) < _carries.reach(key):
         # A chunk's mirror image counts only within the recursion's reach of the line's ends.
         # In float64: float32 sums of these weights miss by several times the result's rounding.
         for (a, b), w in _carries.mirrored_weights(key, n, boundary, k == 0, k == count - 1, block.dtype.itemsize):
-            parts.append(flat(_sums64(w, x3[:, a:b])).T if b > a else np.zeros_like(e))
+            parts.append(flat(_sums64(w, _rows_of(block, axis, a, b))).T if b > a else np.zeros_like(e))
     elif boundary in ("reflect", "mirror"):
         parts += [np.zeros_like(e), np.zeros_like(e)]
     elif boundary == "clamp":
-        parts += [flat(x3[:, :1]).T, flat(x3[:, n - 1:]).T]
+        parts += [flat(_rows_of(block, axis, 0, 1)).T, flat(_rows_of(block, axis, n - 1, n)).T]
     summary = np.hstack(parts)  # L × width, the lines in (before, after) order
     shape = block.shape[:axis] + block.shape[axis + 1:] + (summary.shape[1],)
     # On the host: a line's chunks may be on different devices; only these values cross them.
