@@ -1,6 +1,7 @@
 """Cascade: recursive (IIR) image filters, exact at the borders, as a drop-in for the
-recursive-filterable functions of scipy.ndimage (docs/python.md), on NumPy arrays (CPU) and on
-CUDA arrays (CuPy, PyTorch) in place.
+recursive-filterable functions of scipy.ndimage (docs/python.md), on NumPy arrays (CPU), on
+CUDA arrays (CuPy, PyTorch) in place, and on Dask arrays of either, lazily and exactly across
+chunks (docs/dask.md).
 
     import cascade
     blurred = cascade.gaussian_filter(volume, 4.0)                # every axis, mode='reflect'
