@@ -3,10 +3,12 @@
 its own device, only the carries (a few values per line and chunk edge) crossing devices.
 
     PYTHONPATH=build/python python3 scripts/bench_dask_gpus.py [--size 16384] [--chunk 4096]
-        [--volume 2048,2048,4608]
+        [--volume 2048,2048,4608] [--workers]
 
 1. Throughput: the same lazy array on one GPU (every chunk on device 0) and on all N, the result
-   kept on the devices (persist), best of --repeat; GiP/s = 2^30 samples per second.
+   kept on the devices (persist), best of --repeat; GiP/s = 2^30 samples per second. Dask's
+   threaded scheduler in this process, or with --workers one dask.distributed worker per GPU
+   (then only this part runs).
 2. Exact: the N-GPU result against the whole-array call on device 0 (--check size).
 3. --volume Z,Y,X: a float32 volume whose input and result together exceed one GPU's memory,
    filtered across the N; sampled lines checked against a float64 reference on the host."""
