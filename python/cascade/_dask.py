@@ -11,7 +11,7 @@ import functools
 import numpy as np
 
 from . import _carries, _native
-from ._arrays import Arrays, as_type, check_type, compute_type, given_array, output_type
+from ._arrays import Arrays, Work, as_type, check_type, compute_type, given_array, output_type
 from ._modes import ArgumentError
 from ._separable import Op, _pairs, _run_one
 
@@ -285,8 +285,6 @@ def separable(dx, output, make_ops, complex_output=None):
     is_complex = dx.dtype.kind == "c"
     out_dtype = output_type(dx.dtype, output, is_complex if complex_output is None else complex_output)
     cuda = Arrays(dx._meta).cuda
-    from ._arrays import Work
-
     work = Work(compute_type(dx.dtype, out_dtype), cuda)
 
     def run(part, source, target):
