@@ -13,7 +13,7 @@ import numpy as np
 from . import _carries, _native
 from ._arrays import Arrays, Work, as_type, check_type, compute_type, given_array, output_type
 from ._modes import ArgumentError
-from ._separable import Op, _pairs, _run_one
+from ._separable import Op, _pairs, _run_one, cascade_padding, pad_width
 
 
 def is_dask(x):
@@ -191,9 +191,9 @@ def _iir_axis(dx, axis, op):
     key, r = (float(op.gain), tuple(float(a) for a in op.feedback)), len(op.feedback)
     lengths = tuple(dx.chunks[axis])
     count = len(lengths)
-    width = _carries.summary_width(r, op.boundary)
     if count == 1:  # every line whole in its chunk
         return dx.map_blocks(_run, axis, op, meta=_meta(dx))
+    width = _carries.summary_width(r, op.boundary)
     y0 = dx.map_blocks(_run, axis, Op("iir", "none", gain=op.gain, feedback=op.feedback), meta=_meta(dx))
     along = lambda size: tuple((size,) * count if a == axis else c for a, c in enumerate(dx.chunks))
     summarize = functools.partial(_summarize, axis=axis, key=key, boundary=op.boundary, lengths=lengths)
@@ -208,13 +208,6 @@ def _iir_axis(dx, axis, op):
                         align_arrays=False)
 
 
-def _pad_axis(dx, axis, width, boundary):
-    import dask.array as da
-
-    pads = [(width, width) if a == axis else (0, 0) for a in range(dx.ndim)]
-    return da.pad(dx, pads, mode="edge" if boundary == "clamp" else "constant")
-
-
 def _crop_axis(dx, axis, width):
     index = [slice(None)] * dx.ndim
     index[axis] = slice(width, dx.shape[axis] - width)
@@ -227,15 +220,14 @@ def _axis(dx, axis, op):
     if op.kind == "iir":
         return _iir_axis(dx, axis, op)
     if op.kind == "cascade":
-        # As a whole array: the numerator widens the line under zero and clamp, so the line is
-        # extended by its half-width first, and cropped after the recursion.
-        half = len(op.taps) // 2
-        padded = op.boundary in ("zero", "clamp", "none")
-        src = _pad_axis(dx, axis, half, op.boundary) if padded else dx
-        numerator = Op("fir", "zero" if op.boundary == "none" else op.boundary, taps=op.taps, center=op.center)
+        import dask.array as da
+
+        half, mode = cascade_padding(op)  # as a whole array
+        src = da.pad(dx, pad_width(dx.ndim, axis, half), mode=mode) if mode else dx
+        numerator = Op("fir", op.boundary, taps=op.taps, center=op.center)
         y = _iir_axis(_fir_axis(src, axis, numerator), axis, Op("iir", op.boundary, gain=op.gain,
                                                                     feedback=op.feedback))
-        return _crop_axis(y, axis, half) if padded else y
+        return _crop_axis(y, axis, half) if mode else y
     raise ArgumentError(f"a Dask array is filtered axis by axis; the native 2D {op.method!r} Gaussian filters two "
                         "together: use method 'auto', 'deriche4', 'vanvliet' or 'fir'")
 
@@ -277,13 +269,18 @@ def _filter(dx, ops, out_dtype, compute, cuda):
     return y.map_blocks(_cast, out_dtype, meta=_meta(y, out_dtype))
 
 
-def separable(dx, output, make_ops, complex_output=None):
-    """_apply.separable for a Dask array: the result as a new lazy Dask array of dx's chunks."""
+def result_type(dx, output, complex_output=False):
+    """scipy's output type for a Dask input; an array to write into is refused."""
     check_type(dx.dtype)
     if given_array(output):
         raise ArgumentError("a Dask array's result is a new Dask array: give output as a dtype or None")
+    return output_type(dx.dtype, output, complex_output)
+
+
+def separable(dx, output, make_ops, complex_output=None):
+    """_apply.separable for a Dask array: the result as a new lazy Dask array of dx's chunks."""
     is_complex = dx.dtype.kind == "c"
-    out_dtype = output_type(dx.dtype, output, is_complex if complex_output is None else complex_output)
+    out_dtype = result_type(dx, output, is_complex if complex_output is None else complex_output)
     cuda = Arrays(dx._meta).cuda
     work = Work(compute_type(dx.dtype, out_dtype), cuda)
 

@@ -8,7 +8,7 @@ import numpy as np
 
 from . import _dask, _native
 from ._apply import separable
-from ._arrays import Arrays, check_type, given_array, output_for, output_type
+from ._arrays import Arrays, check_type, given_array, output_for
 from ._modes import boundary, filtered_axes, per_axis
 from ._separable import Op
 
@@ -190,23 +190,17 @@ def _derivative_sum(input, sigma, output, mode, cval, kwargs, order, combine):
     arrays = Arrays(input)
     x = arrays.data
     check_type(x.dtype)
-    axes = filtered_axes(x.ndim, kwargs.get("axes"), kwargs.get("channel_axis"))
+    terms = _derivative_terms(x.ndim, mode, kwargs, order)
     with arrays.context():
         out = output_for(arrays, x, output)
-        if not axes:
+        if not terms:
             out[...] = x
             return out if given_array(output) else arrays.back(out)
-        modes = per_axis(mode, len(axes), "mode")
-        kwargs = dict(kwargs, axes=axes)
-        kwargs.pop("channel_axis", None)
         total = out
-        for i, axis in enumerate(axes):
-            orders = [0] * len(axes)
-            orders[i] = order
-            # As scipy: each axis's derivative takes that axis's mode along every axis.
+        for i, (orders, term_mode, term_kwargs) in enumerate(terms):
             target = out if i == 0 else out.dtype
-            term = gaussian_filter(x, sigma, orders, target, modes[i], cval, **kwargs)
-            total = combine(arrays, total, term, i, i == len(axes) - 1)
+            term = gaussian_filter(x, sigma, orders, target, term_mode, cval, **term_kwargs)
+            total = combine(arrays, total, term, i, i == len(terms) - 1)
         if total is not out:
             if not given_array(output):
                 return arrays.back(total)
@@ -214,26 +208,30 @@ def _derivative_sum(input, sigma, output, mode, cval, kwargs, order, combine):
     return out if given_array(output) else arrays.back(out)
 
 
-def _dask_derivative_sum(input, sigma, output, mode, cval, kwargs, order):
-    """_derivative_sum of a Dask array: the same terms as new lazy arrays, order 2 summed (the
-    Laplacian), order 1 as the root of the sum of squares, each step in the output's type."""
-    check_type(input.dtype)
-    if given_array(output):
-        raise ValueError("a Dask array's result is a new Dask array: give output as a dtype or None")
-    dtype = output_type(input.dtype, output)
-    axes = filtered_axes(input.ndim, kwargs.get("axes"), kwargs.get("channel_axis"))
+def _derivative_terms(ndim, mode, kwargs, order):
+    """gaussian_filter's (orders, mode, kwargs) of each term of a derivative sum: the derivative of
+    `order` along one filtered axis and smoothing along the others, in that axis's mode along every
+    axis (as scipy)."""
+    axes = filtered_axes(ndim, kwargs.get("axes"), kwargs.get("channel_axis"))
     if not axes:
-        return input.astype(dtype)
+        return []
     modes = per_axis(mode, len(axes), "mode")
     kwargs = dict(kwargs, axes=axes)
     kwargs.pop("channel_axis", None)
+    return [([order if j == i else 0 for j in range(len(axes))], modes[i], kwargs) for i in range(len(axes))]
+
+
+def _dask_derivative_sum(input, sigma, output, mode, cval, kwargs, order):
+    """_derivative_sum of a Dask array: the same terms as new lazy arrays, order 2 summed (the
+    Laplacian), order 1 as the root of the sum of squares, each step in the output's type."""
+    dtype = _dask.result_type(input, output)
     total = None
-    for i in range(len(axes)):
-        orders = [0] * len(axes)
-        orders[i] = order
-        term = gaussian_filter(input, sigma, orders, dtype, modes[i], cval, **kwargs)
+    for orders, term_mode, term_kwargs in _derivative_terms(input.ndim, mode, kwargs, order):
+        term = gaussian_filter(input, sigma, orders, dtype, term_mode, cval, **term_kwargs)
         term = term if order == 2 else term * term
         total = term if total is None else total + term
+    if total is None:
+        return input.astype(dtype)
     if order == 1:
         import dask.array as da
 

@@ -87,20 +87,28 @@ def _planes(shape):
     return (math.prod(shape[:-2]), shape[-2], shape[-1])
 
 
-def _pad_width(ndim, axis, r):
+def pad_width(ndim, axis, r):
     return [(r, r) if a == axis else (0, 0) for a in range(ndim)]
 
 
+def cascade_padding(op):
+    """(half-width, pad mode) of a cascade-form op, or (half-width, None). Its FIR widens the line
+    by len(taps)//2 samples each side; under zero and clamp that widening is no longer the
+    extension, so the line is extended by that much first (exactly: past it, the FIR's output is
+    zeros or the edge sample again), as numpy.pad's mode, and cropped after the recursion."""
+    half = len(op.taps) // 2
+    if op.boundary not in ("zero", "clamp", "none"):
+        return half, None
+    return half, "edge" if op.boundary == "clamp" else "constant"
+
+
 def _cascade_one(arrays, src, axis, op):
-    """The cascade form on one axis. Its FIR widens the line by len(taps)//2 samples each side;
-    under zero and clamp that widening is no longer the extension, so the line is extended by
-    that much first (exactly: past it, the FIR's output is zeros or the edge sample again)."""
+    """The cascade form on one axis (padded as cascade_padding says)."""
     xp = arrays.xp
-    r = len(op.taps) // 2
-    padded = op.boundary in ("zero", "clamp", "none")
+    r, mode = cascade_padding(op)
+    padded = mode is not None
     if padded:
-        mode = "edge" if op.boundary == "clamp" else "constant"
-        src = xp.ascontiguousarray(xp.pad(src, _pad_width(src.ndim, axis, r), mode=mode))
+        src = xp.ascontiguousarray(xp.pad(src, pad_width(src.ndim, axis, r), mode=mode))
     y = _fir(arrays, src, axis, op.taps, op.center, op.boundary)
     y = _iir(arrays, y, axis, op.gain, op.feedback, op.boundary)
     if padded:

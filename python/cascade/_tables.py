@@ -28,6 +28,14 @@ def planes(arrays, x, channel_axis):
     return stack, restore
 
 
+def _table_type(dtype, height, width):
+    """The table's type for images of `dtype` and that size (refusing other types)."""
+    name = str(dtype)
+    if name not in _TYPES:
+        raise ValueError(f"summed_area_table takes {', '.join(_TYPES)} arrays, not {name}")
+    return _native.sat_output_type(name, height, width)
+
+
 def summed_area_table(x, exclusive=False, channel_axis=None):
     """V[y, x] = Σ_{y' ≤ y, x' ≤ x} X[y', x'] of each image (the last two axes): float32 for
     float32; exact uint32 for uint8/uint16 (uint64 where uint32 could overflow). `exclusive`: one
@@ -38,11 +46,8 @@ def summed_area_table(x, exclusive=False, channel_axis=None):
     xp = arrays.xp
     with arrays.context():
         stack, restore = planes(arrays, arrays.data, channel_axis)
-        name = str(stack.dtype)
-        if name not in _TYPES:
-            raise ValueError(f"summed_area_table takes {', '.join(_TYPES)} arrays, not {name}")
         n, h, w = stack.shape
-        out_type = _native.sat_output_type(name, h, w)
+        out_type = _table_type(stack.dtype, h, w)
         if exclusive:
             out = xp.zeros((n, h + 1, w + 1), dtype=out_type)
             target = out[:, 1:, 1:]
@@ -62,10 +67,7 @@ def _dask_table(dx, exclusive, channel_axis):
         dx = da.moveaxis(dx, channel_axis, 0)
     if dx.ndim < 2:
         raise ValueError(f"expected an image of 2 or more axes, not {dx.ndim}")
-    name = str(dx.dtype)
-    if name not in _TYPES:
-        raise ValueError(f"summed_area_table takes {', '.join(_TYPES)} arrays, not {name}")
-    out_type = _native.sat_output_type(name, dx.shape[-2], dx.shape[-1])
+    out_type = _table_type(dx.dtype, dx.shape[-2], dx.shape[-1])
     meta = dx._meta.astype(out_type)
     local = dx.map_blocks(summed_area_table, meta=meta)
     ones = lambda axis: tuple((1,) * len(c) if a == axis % dx.ndim else c for a, c in enumerate(dx.chunks))

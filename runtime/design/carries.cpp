@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <numeric>
 #include <tuple>
 
 #include "cascade/error.h"
@@ -218,11 +219,9 @@ void solve_carries(const RecursiveFilter &filter, Boundary boundary, const std::
     }
     const ChunkCarries *tail = nullptr;
     Rows tail_constant;  // clamp: the tail's V per unit edge sample
-    const double steady = filter.gain / (1.0 + [&] {
-                              double s = 0;
-                              for (double a : filter.feedback) s += a;
-                              return s;
-                          }());
+    // the causal pass's gain on a constant
+    const double steady =
+        filter.gain / (1.0 + std::accumulate(filter.feedback.begin(), filter.feedback.end(), 0.0));
     if (boundary == Boundary::zero || boundary == Boundary::clamp) {
         tail = &cached(filter, carry_reach(filter));
         tail_constant.assign(size_t(r), 0.0);
