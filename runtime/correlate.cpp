@@ -12,7 +12,7 @@ namespace cascade {
 
 CorrelatePlan::CorrelatePlan(const std::vector<double> &taps, int center, LineAxis axis, Boundary boundary,
                              Device device, SampleType samples)
-    : samples_(samples), center_(center) {
+    : samples_(samples), center_(center), axis_(axis) {
     if (taps.empty()) throw Error("correlate1d needs at least one tap");
     for (double t : taps)
         if (!std::isfinite(t)) throw Error("a correlate1d tap is not a finite number");
@@ -48,7 +48,7 @@ CorrelatePlan::CorrelatePlan(const std::vector<double> &taps, int center, LineAx
 CorrelatePlan::~CorrelatePlan() = default;
 
 PipelineCall CorrelatePlan::call(halide_buffer_t *input, halide_buffer_t *output) const {
-    require_same_planes(input, output, samples_, "correlate1d");
+    require_same_planes(input, output, samples_, "correlate1d", axis_ == LineAxis::rows ? 0 : 1);
     PipelineCall call;
     call.buffer("input", input)
         .buffer("output", output)

@@ -102,7 +102,7 @@ SampleType float_samples(const halide_buffer_t *buffer, const std::string &what)
 }
 
 void require_same_planes(const halide_buffer_t *input, const halide_buffer_t *output, SampleType samples,
-                         const std::string &what) {
+                         const std::string &what, int shorter) {
     if (!input || !output) throw Error(what + " needs an input and an output buffer");
     const halide_type_t type = halide_type(samples);
     for (const halide_buffer_t *b : {input, output}) {
@@ -115,7 +115,8 @@ void require_same_planes(const halide_buffer_t *input, const halide_buffer_t *ou
                std::to_string(b->dim[2].extent);
     };
     for (int d = 0; d < 3; d++)
-        if (input->dim[d].extent != output->dim[d].extent)
+        if (d == shorter ? output->dim[d].extent > input->dim[d].extent
+                         : input->dim[d].extent != output->dim[d].extent)
             throw Error("the " + what + " output is " + shape(output) + ", the input " + shape(input));
 }
 

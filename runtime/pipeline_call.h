@@ -70,9 +70,10 @@ void run_on_host(Device device, const std::function<void()> &steps,
 SampleType float_samples(const halide_buffer_t *buffer, const std::string &what);
 
 // Throws cascade::Error, naming the operation `what`, unless `input` and `output` are both W×H×C
-// buffers of `samples`, of one shape.
+// buffers of `samples`, of one shape; along dimension `shorter` (0 or 1, where given) the output may
+// be shorter than the input.
 void require_same_planes(const halide_buffer_t *input, const halide_buffer_t *output, SampleType samples,
-                         const std::string &what);
+                         const std::string &what, int shorter = -1);
 
 // A plan's run of `call`: nothing on an empty image, the first call alone (run_shared), and with
 // `host` the buffers' data on the host (run_on_host).

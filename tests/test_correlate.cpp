@@ -141,6 +141,47 @@ INSTANTIATE_TEST_SUITE_P(Devices, CorrelateLongTest, ::testing::Values(DeviceCho
                              return std::string(info.param == DeviceChoice::cuda ? "cuda" : "cpu");
                          });
 
+// An output shorter than the input along the filtered axis holds the first positions of the
+// line's correlation; with center 0 it reads no extension ("valid"): the positions `center` on of
+// the whole line's result, to the bit.
+class CorrelateWindowTest : public testing::DeviceTest<DeviceChoice> {};
+
+TEST_P(CorrelateWindowTest, ShorterOutputsAreWindowsOfTheLine) {
+    const Device device = resolve_device(GetParam());
+    std::mt19937 rng(13);
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    const Filter f{random_taps(rng, 9), 3};
+    for (LineAxis axis : {LineAxis::columns, LineAxis::rows})
+        for (Boundary boundary : {Boundary::zero, Boundary::reflect, Boundary::periodic}) {
+            const bool rows = axis == LineAxis::rows;
+            const int n = 41, m = n - 8, across = 5;
+            Halide::Runtime::Buffer<float> input(rows ? n : across, rows ? across : n, 2);
+            input.for_each_value([&](float &v) { v = float(u(rng)); });
+            Halide::Runtime::Buffer<float> whole(input.width(), input.height(), 2);
+            Halide::Runtime::Buffer<float> first(rows ? m : across, rows ? across : m, 2);
+            Halide::Runtime::Buffer<float> valid(rows ? m : across, rows ? across : m, 2);
+            for (auto *b : {&whole, &first, &valid}) b->fill(std::numeric_limits<float>::quiet_NaN());
+            CorrelatePlan plan(f.taps, f.center, axis, boundary, device);
+            CorrelatePlan at_zero(f.taps, 0, axis, boundary, device);
+            plan.run_host(input.raw_buffer(), whole.raw_buffer());
+            plan.run_host(input.raw_buffer(), first.raw_buffer());
+            at_zero.run_host(input.raw_buffer(), valid.raw_buffer());
+            const std::string what = std::string(rows ? "rows " : "columns ") + boundary_name(boundary);
+            first.for_each_element([&](int x, int y, int c) {
+                const int i = rows ? x : y;
+                const int wx = rows ? x + f.center : x, wy = rows ? y : y + f.center;
+                EXPECT_EQ(first(x, y, c), whole(x, y, c)) << what << " first " << i;
+                EXPECT_EQ(valid(x, y, c), whole(wx, wy, c)) << what << " valid " << i;
+            });
+        }
+}
+
+INSTANTIATE_TEST_SUITE_P(Devices, CorrelateWindowTest,
+                         ::testing::Values(DeviceChoice::cpu, DeviceChoice::cuda),
+                         [](const ::testing::TestParamInfo<DeviceChoice> &info) {
+                             return std::string(info.param == DeviceChoice::cuda ? "cuda" : "cpu");
+                         });
+
 // The convenience functions on images and host buffers, and one plan run twice.
 TEST(Correlate, ConvenienceFunctionsAndReuse) {
     Image image(23, 11, 2);
@@ -200,12 +241,13 @@ TEST(Correlate, BadInputThrows) {
     expect_error([] { parse_boundary("sideways"); }, "sideways");
 
     Halide::Runtime::Buffer<double> f64(8, 8, 1);
-    Halide::Runtime::Buffer<float> f32(8, 8, 1), narrow(7, 8, 1);
+    Halide::Runtime::Buffer<float> f32(8, 8, 1), narrow(7, 8, 1), longer(8, 9, 1);
     Halide::Runtime::Buffer<uint8_t> u8(8, 8, 1), u8_out(8, 8, 1);
     CorrelatePlan p({1.0, 2.0, 1.0}, 1, LineAxis::columns, Boundary::zero, Device::cpu);
     expect_error([&] { p.run(f64.raw_buffer(), f64.raw_buffer()); }, "float32");
     expect_error([&] { p.run(f32.raw_buffer(), f64.raw_buffer()); }, "float32");
     expect_error([&] { p.run(f32.raw_buffer(), narrow.raw_buffer()); }, "the input 8x8x1");
+    expect_error([&] { p.run(f32.raw_buffer(), longer.raw_buffer()); }, "the input 8x8x1");
     expect_error(
         [&] {
             correlate1d(u8.raw_buffer(), u8_out.raw_buffer(), {1.0}, 0, LineAxis::rows, Boundary::zero,

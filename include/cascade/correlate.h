@@ -7,6 +7,11 @@
 // ext the line extended by a boundary (boundary.h; none is zero). A filter longer than the line
 // reads the extension folded as often as it takes, as scipy does. The sums are in the samples'
 // type: float64 images are filtered in float64 throughout.
+//
+// The output may be shorter than the input along the filtered axis: it holds out[0..m) of the
+// input's line. With center 0 and m = n − taps.size() + 1 that is the correlation of the samples
+// alone, no extension read ("valid"): a piece of a longer line filtered with a halo of its
+// neighbours' samples (docs/dask.md), no sample computed twice.
 #include <HalideBuffer.h>
 
 #include <atomic>
@@ -41,7 +46,8 @@ public:
     CorrelatePlan(const CorrelatePlan &) = delete;
     CorrelatePlan &operator=(const CorrelatePlan &) = delete;
 
-    // On W×H×C buffers of the plan's sample type, the output of the input's shape, where the caller
+    // On W×H×C buffers of the plan's sample type, the output of the input's shape (or shorter along
+    // the filtered axis, above), where the caller
     // keeps them (host, or device for a CUDA plan): results stay where the pipeline leaves them.
     // Throws cascade::Error on other buffers or when the pipeline fails.
     void run(halide_buffer_t *input, halide_buffer_t *output);
@@ -58,6 +64,7 @@ private:
     const Variant *variant_;
     SampleType samples_;
     int center_, extension_;
+    LineAxis axis_;
     // Mutable: the pipeline call takes it non-const, and a CUDA call attaches its device copy.
     mutable Halide::Runtime::Buffer<> taps_;
     std::mutex first_run_;

@@ -13,7 +13,7 @@ import numpy as np
 from . import _carries, _native
 from ._arrays import Arrays, Work, as_type, check_type, compute_type, given_array, output_type
 from ._modes import ArgumentError
-from ._separable import Op, _pairs, _run_one, cascade_padding, pad_width
+from ._separable import Op, _pairs, _reach, _run_one, cascade_padding, correlate_window, pad_width
 
 
 def is_dask(x):
@@ -78,6 +78,64 @@ def _fir_axis(dx, axis, op):
     edges = {a: ("periodic" if a == axis and op.boundary == "periodic" else "none") for a in range(dx.ndim)}
     return da.map_overlap(functools.partial(_run, axis=axis, op=op), dx, depth=depth, boundary=edges,
                           meta=_meta(dx))
+
+
+@_on_device
+def _fir_block(block, steps, halo, block_info=None):
+    """Every axis's FIR of one chunk, read with its halo (`halo[axis]` samples each side where the
+    chunk has a neighbour, or the periodic line's wrapped ones): along each axis only the chunk's
+    own samples are computed, by a correlation that reads the halo and no extension ("valid"), or
+    the mode's extension where the chunk ends the line. `steps`: (axis, op, cast) in scipy's
+    order, cast the type an axis's result is rounded to (scipy's narrowing) or None."""
+    arrays = Arrays(block)
+    info = block_info[0]
+    y = block
+    with arrays.context():
+        for i, (axis, op, cast) in enumerate(steps):
+            k, count = info["chunk-location"][axis], info["num-chunks"][axis]
+            periodic = op.boundary == "periodic"
+            before = halo[axis] if k > 0 or periodic else 0
+            after = halo[axis] if k < count - 1 or periodic else 0
+            n = y.shape[axis] - before - after
+            # The window holds exactly the taps' reach each side where the halo is there.
+            lo = before - op.center if before else 0
+            hi = y.shape[axis] - (after - (len(op.taps) - 1 - op.center) if after else 0)
+            index = [slice(None)] * y.ndim
+            index[axis] = slice(lo, hi)
+            c = op.cval if op.boundary == "zero" else 0.0
+            window = y[tuple(index)]
+            if c:  # scipy's constant mode: (x − c) extended by zeros, plus c times the DC gain
+                window = window - window.dtype.type(c)
+            # Between the axes in kept memory: a new array's pages cost as much as the copy.
+            slot = i % 2 if i < len(steps) - 1 else None
+            y = correlate_window(arrays, window, axis, op, op.center if not before else 0, n, slot)
+            if c:
+                y += y.dtype.type(c * op.dc())
+            if cast is not None:
+                y = as_type(arrays.xp, y, cast).astype(y.dtype)
+    return y
+
+
+def _fir_axes(dx, ops, casts):
+    """All of `ops` (FIRs) in one map_overlap: each chunk read once with the halo every axis's
+    taps reach, every axis filtered in one task; None where a chunk is shorter than a reach (the
+    halo would pass the neighbour) or empty."""
+    import dask.array as da
+
+    halo = {a: _reach(op) for a, op in ops.items()}
+    for a, r in halo.items():
+        if len(dx.chunks[a]) > 1 and (min(dx.chunks[a]) <= r or 0 in dx.chunks[a]):
+            return None
+        if len(dx.chunks[a]) == 1 and ops[a].boundary == "periodic" and r >= dx.shape[a]:
+            return None
+    # A line whole in one chunk needs no halo but the periodic one's wrap.
+    depth = {a: halo[a] if a in ops and (len(dx.chunks[a]) > 1 or ops[a].boundary == "periodic") else 0
+             for a in range(dx.ndim)}
+    edges = {a: ("periodic" if a in ops and ops[a].boundary == "periodic" and depth[a] else "none")
+             for a in range(dx.ndim)}
+    steps = [(a, ops[a], casts[a]) for a in sorted(ops)]
+    return da.map_overlap(functools.partial(_fir_block, steps=steps, halo=halo), dx, depth=depth,
+                          boundary=edges, trim=False, chunks=dx.chunks, meta=_meta(dx))
 
 
 def _lines(a, axis):
@@ -255,6 +313,12 @@ def _filter(dx, ops, out_dtype, compute, cuda):
     # last two axes where it filters them together (_pairs), and so does this.
     fir_reach = _native.fir2d_largest_radius(True, np.dtype(compute).name) if cuda else 0
     paired = len(axes) > 1 and _pairs(ops[axes[-2]], ops[axes[-1]], narrowing, fir_reach)
+    if all(op.kind == "fir" for op in ops.values()):
+        casts = {a: (out_dtype if narrowing and i < len(axes) - 1 - paired else None) for i, a in enumerate(axes)}
+        fused = _fir_axes(y, ops, casts)
+        if fused is not None:
+            return fused if np.dtype(out_dtype) == fused.dtype else fused.map_blocks(_cast, out_dtype,
+                                                                                   meta=_meta(fused, out_dtype))
     for i, axis in enumerate(axes):
         op = ops[axis]
         c = op.cval if op.boundary == "zero" else 0.0

@@ -74,6 +74,22 @@ def _fir(arrays, src, axis, taps, center, boundary, dst=None):
     return dst
 
 
+def correlate_window(arrays, src, axis, op, center, n, slot=None):
+    """op's FIR along `axis` for n samples: out[i] = Σ_j taps[j]·src[i + j − center], src extended
+    by the mode only where those reads pass its ends (none where src holds a halo each side).
+    Into a kept work array `slot` where given (an intermediate result), else a new array."""
+    shape = list(src.shape)
+    shape[axis] = n
+    shape = tuple(shape)
+    dst = arrays.xp.empty(shape, src.dtype) if slot is None else work_array(arrays, shape, src.dtype, slot)
+    view, which = _lines(src.shape, axis)
+    _native.correlate1d(arrays, src.reshape(view), dst.reshape(_lines(dst.shape, axis)[0]), op.taps, center, which,
+                        _FIR_BOUNDARY.get(op.boundary, op.boundary))
+    if op.divide != 1:
+        dst /= dst.dtype.type(op.divide)
+    return dst
+
+
 def _iir(arrays, src, axis, gain, feedback, boundary, dst=None):
     view, which = _lines(src.shape, axis)
     dst = arrays.xp.empty_like(src) if dst is None else dst

@@ -93,12 +93,30 @@ def test_long_lines_across_many_chunks():
         check_chunked("spline_filter 5", x.astype(np.float64), mode, ((1, 2), (129, 1000, 2871)))
 
 
+FIRS = ["gaussian fir", "gaussian order 1", "gaussian_laplace", "gaussian_gradient_magnitude", "uniform_filter"]
+
+
+@pytest.mark.parametrize("name", FIRS)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_firs_read_one_halo_per_chunk(name, dtype):
+    """Chunks longer than the taps' reach: every axis of a chunk filtered in one task from one
+    halo, no sample computed twice, equal to the whole array to its rounding."""
+    for shape, chunks in (((64, 71), ((20, 25, 19), (30, 41))), ((24, 30, 33), ((12, 12), (9, 10, 11), (33,)))):
+        x = random_array(shape, dtype)
+        for mode in MODES:
+            lazy = FILTERS[name](da.from_array(x, chunks=chunks), mode)
+            assert any(key.startswith("_fir_block") for key in lazy.dask.layers), name
+            check_chunked(name, x, mode, chunks)
+
+
 def test_types_and_outputs_follow_the_whole_array():
     x = random_array((20, 30), np.uint8)
     dx = da.from_array(x, chunks=(7, 11))
     for call in (lambda a: cascade.gaussian_filter(a, 2.5, method="vanvliet"),
                  lambda a: cascade.spline_filter(a, 3),
                  lambda a: cascade.uniform_filter(a, 3, output=np.int16),
+                 lambda a: cascade.uniform_filter(a, (2, 3)),
+                 lambda a: cascade.gaussian_filter(a, 1.0),
                  lambda a: cascade.gaussian_filter(a, 2.0, output=np.float32)):
         whole, lazy = call(x), call(dx)
         assert lazy.dtype == whole.dtype
