@@ -93,6 +93,7 @@ def main():
         rates[len(devices)] = args.size ** 2 / seconds / 2 ** 30
         print(f"{len(devices)} GPU(s): {seconds * 1e3:8.1f} ms, {rates[len(devices)]:7.2f} GiP/s")
     print(f"{n} GPUs over one: {rates[n] / rates[1]:.2f}× (≥ {0.65 * n:.2f} wanted)")
+    whole_array(args)
 
     x, run = filtered(every, args.check, args.chunk // 4)
     got, whole_input = to_host(run()), to_host(x)
@@ -142,6 +143,17 @@ def per_gpu_workers(args):
             rates[count] = args.size ** 2 / best / 2 ** 30
             print(f"{count} worker(s)/GPU(s): {best * 1e3:8.1f} ms, {rates[count]:7.2f} GiP/s")
     print(f"{n} GPUs over one: {rates[n] / rates[1]:.2f}× (≥ {0.65 * n:.2f} wanted)")
+    whole_array(args)
+
+
+def whole_array(args):
+    """The whole-array call on one GPU (one native call: at most 2^31 samples), for scale."""
+    size = args.size if args.size ** 2 < 2 ** 31 else 40960
+    with cupy.cuda.Device(0):
+        x = cupy.random.default_rng(0).standard_normal((size, size), dtype=cupy.float32)
+        seconds, _ = timed(lambda: cascade.gaussian_filter(x, args.sigma, method=args.method), [0], args.repeat + 1)
+        del x
+    print(f"whole array {size}² on one GPU: {seconds * 1e3:8.1f} ms, {size ** 2 / seconds / 2 ** 30:7.2f} GiP/s")
 
 
 def to_host(lazy):

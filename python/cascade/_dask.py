@@ -13,7 +13,7 @@ import numpy as np
 from . import _carries, _native
 from ._arrays import Arrays, Work, as_type, check_type, compute_type, given_array, output_type
 from ._modes import ArgumentError
-from ._separable import Op, _pairs, _reach, _run_one, cascade_padding, correlate_window, pad_width
+from ._separable import Op, _pairs, _reach, _run_one, cascade_padding, correlate_window, filter_axes, pad_width
 
 
 def is_dask(x):
@@ -154,19 +154,26 @@ def _mul(matrix, lines):
 
 
 def _rows_of(block, axis, a, b):
-    """Rows a..b of the block along `axis` as (before, b − a, after) lines, copied only where the
-    block is not contiguous (a slice of a larger array), and then only those rows."""
-    index = [slice(None)] * block.ndim
-    index[axis] = slice(a, b)
+    """Rows a..b of the block along `axis` as (before, b − a, after) lines: on the host a view
+    wherever the layout allows (the native sums read any row strides); on a GPU copied only where
+    the block is not contiguous (a slice of a larger array), and then only those rows."""
+    rows = _along(block, axis, a, b)
+    if _module(block) is np:
+        return rows.reshape(int(np.prod(block.shape[:axis])), b - a, int(np.prod(block.shape[axis + 1:])))
     if block.flags.c_contiguous:
         return _lines(block, axis)[:, a:b]
-    return _lines(_module(block).ascontiguousarray(block[tuple(index)]), axis)
+    return _lines(_module(block).ascontiguousarray(rows), axis)
 
 
 def _sums64(weights, lines):
-    """Σ_i weights[i, j]·lines[:, i, :] in float64, (before, k, after), over pieces of the lines
-    small enough that their float64 copy stays small (a chunk of 10⁹ samples has 10⁸-sample slabs)."""
+    """Σ_i weights[i, j]·lines[:, i, :] in float64, (before, k, after): natively on the host; on a
+    GPU by CuPy's products over pieces of the lines small enough that their float64 copy stays
+    small (a chunk of 10⁹ samples has 10⁸-sample slabs)."""
     xp = _module(lines)
+    if xp is np:
+        if lines.shape[2] > 1 and lines.strides[2] != lines.itemsize:
+            lines = np.ascontiguousarray(lines)
+        return _native.weighted_rows(lines, 0, np.ascontiguousarray(weights, dtype=np.float64))
     before, rows, after = lines.shape
     step = max(1, (1 << 24) // max(rows, 1))
     out = xp.empty((before, weights.shape[1], after), np.float64)
@@ -180,35 +187,61 @@ def _sums64(weights, lines):
     return out
 
 
+def _along(a, axis, start, stop):
+    index = [slice(None)] * a.ndim
+    index[axis] = slice(start, stop)
+    return a[tuple(index)]
+
+
 @_on_device
-def _summarize(block, y0, axis, key, boundary, lengths, block_info=None):
-    """A chunk's summary (_carries.summary_width values per line along `axis`): e and h from its
-    zero-state result y0, the mirror image's from its samples, the end samples for clamp."""
+def _sums(block, axis, key, boundary, lengths, block_info=None):
+    """The part of a chunk's summary that weighs its samples, per line along `axis`, in float64 on
+    the host (a line's chunks may be on different devices; only these values cross them): e, the
+    causal pass's last r values from zero state; under reflect and mirror the mirror image's e and
+    h, within the recursion's reach of the line's ends; under clamp the end samples. h, the
+    zero-state result's first r values, comes from that result (_heads)."""
     k = block_info[0]["chunk-location"][axis]
     count, n, r = len(lengths), block.shape[axis], len(key[1])
-    y3 = _lines(y0, axis)
-    flat = lambda a: _host(a).transpose(1, 0, 2).reshape(a.shape[1], -1).astype(np.float64)
-    h = flat(y3[:, :min(n, r)]).T
-    h = np.hstack([h, np.zeros((h.shape[0], r - h.shape[1]))])
-    # e in float64 from the samples: recovered from a float32 y0 by inverting the anticausal
-    # pass it misses by several of y0's roundings (van Vliet σ 16: 2.8e-6 of the result, not 1.6e-6).
-    (a, b), w = _carries.end_state_weights(key, n, block.dtype.itemsize)
-    e = flat(_sums64(w, _rows_of(block, axis, a, b))).T if b > a else np.zeros_like(h)
-    parts = [e, h]
+    lines = block.shape[:axis] + block.shape[axis + 1:]
+
+    def summed(rows, weights):
+        if rows[1] <= rows[0]:
+            return np.zeros((int(np.prod(lines[:axis], dtype=np.int64)), weights.shape[1],
+                             int(np.prod(lines[axis:], dtype=np.int64))))
+        return _host(_sums64(weights, _rows_of(block, axis, *rows)))
+
+    # In float64 from the samples: e recovered from a float32 zero-state result by inverting its
+    # anticausal pass misses by several of its roundings (van Vliet σ 16: 2.8e-6, not 1.6e-6).
+    parts = [summed(*_carries.end_state_weights(key, n, block.dtype.itemsize))]
     start = sum(lengths[:k])
-    if boundary in ("reflect", "mirror") and min(start, sum(lengths) - start - n) < _carries.reach(key):
-        # A chunk's mirror image counts only within the recursion's reach of the line's ends.
-        # In float64: float32 sums of these weights miss by several times the result's rounding.
-        for (a, b), w in _carries.mirrored_weights(key, n, boundary, k == 0, k == count - 1, block.dtype.itemsize):
-            parts.append(flat(_sums64(w, _rows_of(block, axis, a, b))).T if b > a else np.zeros_like(e))
-    elif boundary in ("reflect", "mirror"):
-        parts += [np.zeros_like(e), np.zeros_like(e)]
+    if boundary in ("reflect", "mirror"):
+        if min(start, sum(lengths) - start - n) < _carries.reach(key):
+            for rows, w in _carries.mirrored_weights(key, n, boundary, k == 0, k == count - 1, block.dtype.itemsize):
+                parts.append(summed(rows, w))
+        else:  # far from the line's ends a chunk's mirror image counts for nothing
+            parts += [np.zeros_like(parts[0])] * 2
     elif boundary == "clamp":
-        parts += [flat(_rows_of(block, axis, 0, 1)).T, flat(_rows_of(block, axis, n - 1, n)).T]
-    summary = np.hstack(parts)  # L × width, the lines in (before, after) order
-    shape = block.shape[:axis] + block.shape[axis + 1:] + (summary.shape[1],)
-    # On the host: a line's chunks may be on different devices; only these values cross them.
-    return np.moveaxis(summary.reshape(shape), -1, axis)
+        parts += [_host(_rows_of(block, axis, 0, 1)).astype(np.float64),
+                  _host(_rows_of(block, axis, n - 1, n)).astype(np.float64)]
+    sums = np.concatenate(parts, axis=1)  # (before, width − r, after)
+    return sums.reshape(block.shape[:axis] + (sums.shape[1],) + block.shape[axis + 1:])
+
+
+@_on_device
+def _heads(y0, axis, r):
+    """h: a zero-state result's first r values per line (zeros past a shorter chunk), float64 on
+    the host."""
+    head = _host(_along(y0, axis, 0, r)).astype(np.float64)
+    if head.shape[axis] < r:
+        pad = [(0, 0)] * y0.ndim
+        pad[axis] = (0, r - head.shape[axis])
+        head = np.pad(head, pad)
+    return head
+
+
+def _summary(sums, heads, axis, r):
+    """e, h, then the rest: carry_summary_width values per line."""
+    return np.concatenate([_along(sums, axis, 0, r), heads, _along(sums, axis, r, None)], axis=axis)
 
 
 def _solve(summaries, axis, key, lengths, boundary):
@@ -220,50 +253,153 @@ def _solve(summaries, axis, key, lengths, boundary):
 
 @_on_device
 def _correct(y0, states, axis, key):
-    """y0 plus its response to the entering states, on the rows that response reaches."""
+    """y0 plus its response to the entering states, on the rows that response reaches, in place
+    (y0 is this module's own intermediate, read by nothing after)."""
     xp = _module(y0)
     r = len(key[1])
-    out = xp.empty_like(y0)
-    o3, y3 = _lines(out, axis), _lines(y0, axis)
-    s3 = _lines(xp.asarray(np.ascontiguousarray(states), dtype=y0.dtype), axis)
+    y3 = _lines(y0, axis)
+    s3 = _lines(np.ascontiguousarray(states, dtype=np.float64), axis)
     (head, gu), (tail, gv) = _carries.corrections(key, y0.shape[axis], y0.dtype.itemsize)
     if head[1] > tail[0]:  # the two responses meet: one update of every row
         (head, gu), (tail, gv) = _carries.corrections(key, y0.shape[axis], 0)
-    covered = 0
-    for (a, b), g, part in ((head, gu, s3[:, :r]), (tail, gv, s3[:, r:])):
-        if a > covered:
-            o3[:, covered:a] = y3[:, covered:a]
-        if b > a:
-            source = o3 if a < covered else y3
-            xp.add(source[:, a:b], _mul(g, part), out=o3[:, a:b])
-        covered = max(covered, b)
-    if covered < y0.shape[axis]:
-        o3[:, covered:] = y3[:, covered:]
+        parts = [(head, np.hstack([gu, gv]), s3)]
+    else:
+        parts = [(head, gu, s3[:, :r]), (tail, gv, s3[:, r:])]
+    for (a, b), g, part in parts:
+        if b <= a:
+            continue
+        if xp is np:
+            _native.add_rows(y3, a, g, np.ascontiguousarray(part))
+        else:
+            y3[:, a:b] += _mul(g, xp.asarray(part, dtype=y0.dtype))
+    return y0
+
+
+def _none(op):
+    """The recursion of `op` from zero state at its chunk's ends."""
+    return Op("iir", "none", gain=op.gain, feedback=op.feedback)
+
+
+@_on_device
+def _pass(block, ops):
+    """`ops` of one chunk by the native calls of a whole array (two axes in one call where they
+    pair)."""
+    arrays = Arrays(block)
+    out = arrays.xp.empty(block.shape, block.dtype)
+    with arrays.context():
+        filter_axes(arrays, block, out, ops)
     return out
+
+
+def _key(op):
+    return float(op.gain), tuple(float(a) for a in op.feedback)
+
+
+def _solve_line(summaries, axis, key, lengths, boundary):
+    """The entering states of a line of chunks, from the chunks' summaries in order."""
+    return _solve(np.concatenate(summaries, axis=axis), axis, key, lengths, boundary)
+
+
+@_on_device
+def _correct_chunk(y0, states, axis, k, key):
+    """Chunk k of its line corrected by its part of the line's states."""
+    r2 = 2 * len(key[1])
+    return _correct(y0, _along(states, axis, k * r2, (k + 1) * r2), axis, key)
+
+
+def _summary_of(sums, y0, axis, r):
+    return _summary(sums, _heads(y0, axis, r), axis, r)
+
+
+def _carry(y0, sums, axis, op, lengths):
+    """y0, a zero-state result along `axis`, made exact along it: each chunk's summary (the sums of
+    the samples its chunk weighs, taken to y0's domain, and y0's heads), one task per line of
+    chunks that solves their states, then each chunk's correction: a task each, no more."""
+    import itertools
+
+    import dask.array as da
+    from dask.base import tokenize
+    from dask.highlevelgraph import HighLevelGraph
+
+    key, r = _key(op), len(op.feedback)
+    width = _carries.summary_width(r, op.boundary)
+    index = tuple(range(y0.ndim))
+    summaries = da.blockwise(_summary_of, index, sums, index, y0, index, axis=axis, r=r, meta=_host_meta(y0),
+                             adjust_chunks={axis: width}, align_arrays=False)
+    token = tokenize(y0, summaries, axis, key, lengths, op.boundary)
+    solved, name = "carries-" + token, "correct-" + token
+    solve = functools.partial(_solve_line, axis=axis, key=key, lengths=lengths, boundary=op.boundary)
+    graph = {}
+    for line in itertools.product(*(range(len(c)) for a, c in enumerate(y0.chunks) if a != axis)):
+        at = lambda k: line[:axis] + (k,) + line[axis:]
+        graph[(solved,) + line] = (solve, [(summaries.name,) + at(k) for k in range(len(lengths))])
+        for k in range(len(lengths)):
+            correct = functools.partial(_correct_chunk, axis=axis, k=k, key=key)
+            graph[(name,) + at(k)] = (correct, (y0.name,) + at(k), (solved,) + line)
+    layers = HighLevelGraph.from_collections(name, graph, dependencies=[y0, summaries])
+    return da.Array(layers, name, y0.chunks, meta=_meta(y0))
+
+
+def _input_sums(dx, axis, op):
+    r, lengths = len(op.feedback), tuple(dx.chunks[axis])
+    width = _carries.summary_width(r, op.boundary)
+    chunks = tuple((width - r,) * len(lengths) if a == axis else c for a, c in enumerate(dx.chunks))
+    return dx.map_blocks(_sums, axis, _key(op), op.boundary, lengths, chunks=chunks, meta=_host_meta(dx))
 
 
 def _iir_axis(dx, axis, op):
     """The causal–anticausal recursion along `axis`, exact across the chunks (_carries)."""
-    import dask.array as da
-
-    key, r = (float(op.gain), tuple(float(a) for a in op.feedback)), len(op.feedback)
-    lengths = tuple(dx.chunks[axis])
-    count = len(lengths)
-    if count == 1:  # every line whole in its chunk
+    if len(dx.chunks[axis]) == 1:  # every line whole in its chunk
         return dx.map_blocks(_run, axis, op, meta=_meta(dx))
-    width = _carries.summary_width(r, op.boundary)
-    y0 = dx.map_blocks(_run, axis, Op("iir", "none", gain=op.gain, feedback=op.feedback), meta=_meta(dx))
-    along = lambda size: tuple((size,) * count if a == axis else c for a, c in enumerate(dx.chunks))
-    summarize = functools.partial(_summarize, axis=axis, key=key, boundary=op.boundary, lengths=lengths)
-    summaries = da.map_blocks(summarize, dx, y0, chunks=along(width), meta=_host_meta(dx))
-    gathered = summaries.rechunk({axis: -1})
-    chunks = tuple((2 * r * count,) if a == axis else c for a, c in enumerate(gathered.chunks))
-    states = gathered.map_blocks(_solve, axis, key, lengths, op.boundary, chunks=chunks, meta=_host_meta(dx))
-    states = states.rechunk({axis: 2 * r})
-    index = tuple(range(dx.ndim))
-    # y0 first: the output takes its chunks (blockwise pairs the blocks by position, not size).
-    return da.blockwise(_correct, index, y0, index, states, index, axis=axis, key=key, meta=_meta(dx),
-                        align_arrays=False)
+    y0 = dx.map_blocks(_pass, {axis: _none(op)}, meta=_meta(dx))
+    return _carry(y0, _input_sums(dx, axis, op), axis, op, tuple(dx.chunks[axis]))
+
+
+def _on_lines(block, ops):
+    """`ops` ({axis: Op}) of a host float64 array (summaries) by plain loops over each line."""
+    y = np.ascontiguousarray(block, dtype=np.float64)
+    for axis, op in sorted(ops.items()):
+        if y.size:
+            y = _native.filter_lines(op.gain, op.feedback, op.boundary, _lines(y, axis)).reshape(y.shape)
+    return y
+
+
+# Summaries smaller than this per line of chunks are filtered whole along an axis, in one task.
+_WHOLE_SUMMARY_BYTES = 64 << 20
+
+
+def _exactly(sums, axis, op):
+    """A recursion along `axis` of summaries: each line whole in one task where that is small,
+    else across the chunks as any array."""
+    whole = sums.nbytes * len(sums.chunks[axis]) / sums.npartitions <= _WHOLE_SUMMARY_BYTES
+    if len(sums.chunks[axis]) == 1 or whole:
+        lines = sums.rechunk({axis: -1}).map_blocks(_on_lines, {axis: op}, meta=sums._meta)
+        return lines.rechunk({axis: sums.chunks[axis]})
+    return _iir_axis(sums, axis, op)
+
+
+def _iir_axes(dx, ops):
+    """Every axis's recursion at once: each chunk filtered from zero state along all of them (the
+    whole array's native calls, two axes in one pass), then made exact one axis after another.
+    Along axis a the summaries weigh that result of the other axes' operators, not the samples:
+    the sums of the samples are carried to it by those operators themselves (the done axes' exact
+    recursions, the others' zero-state ones), which act along other axes than the sums and so
+    commute with them, on O(r) values per line."""
+    axes = sorted(ops)
+    multi = [a for a in axes if len(dx.chunks[a]) > 1]
+    # An axis whole in its chunks is filtered exactly, its mode and all, in the same call.
+    y = dx.map_blocks(_pass, {a: _none(ops[a]) if a in multi else ops[a] for a in axes}, meta=_meta(dx))
+    exact = [a for a in axes if a not in multi]
+    for axis in multi:
+        sums = _input_sums(dx, axis, ops[axis])
+        for b in exact:
+            sums = _exactly(sums, b, ops[b])
+        later = {b: _none(ops[b]) for b in multi if b != axis and b not in exact}
+        if later:
+            sums = sums.map_blocks(_on_lines, later, meta=sums._meta)
+        y = _carry(y, sums, axis, ops[axis], tuple(dx.chunks[axis]))
+        exact.append(axis)
+    return y
 
 
 def _crop_axis(dx, axis, width):
@@ -319,6 +455,12 @@ def _filter(dx, ops, out_dtype, compute, cuda):
         if fused is not None:
             return fused if np.dtype(out_dtype) == fused.dtype else fused.map_blocks(_cast, out_dtype,
                                                                                    meta=_meta(fused, out_dtype))
+    if (all(op.kind == "iir" and not (op.boundary == "zero" and op.cval) for op in ops.values())
+            and (not narrowing or len(axes) <= 1 + paired)):
+        # No rounding between the axes (as the whole array, which pairs the last two): all at once.
+        fused = _iir_axes(y, ops)
+        return fused if np.dtype(out_dtype) == fused.dtype else fused.map_blocks(_cast, out_dtype,
+                                                                               meta=_meta(fused, out_dtype))
     for i, axis in enumerate(axes):
         op = ops[axis]
         c = op.cval if op.boundary == "zero" else 0.0

@@ -104,6 +104,23 @@ def solve_carries(gain, feedback, boundary, lengths, summaries):
                                   summaries)
 
 
+def weighted_rows(lines, a, weights):
+    """Σ_i weights[i, j]·lines[:, a + i, :] in float64 (before, k, after), host lines of float32 or
+    float64 (before, n, after)."""
+    return _cascade.weighted_rows(lines, int(a), weights)
+
+
+def add_rows(lines, a, g, states):
+    """lines[:, a + i, :] += Σ_j g[i, j]·states[:, j, :], in place, on the host."""
+    _cascade.add_rows(lines, int(a), g, states)
+
+
+def filter_lines(gain, feedback, boundary, lines):
+    """Every line of a float64 (before, n, after) host array filtered exactly (none: from zero
+    state), by plain loops: for short arrays."""
+    return _cascade.filter_lines(float(gain), [float(a) for a in feedback], boundary, lines)
+
+
 def carry_reach(gain, feedback):
     return _cascade.carry_reach(float(gain), [float(a) for a in feedback])
 

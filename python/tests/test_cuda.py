@@ -79,3 +79,31 @@ def test_integers_output_arrays_and_in_place():
     want = theirs.gaussian_filter(y, 2.0)
     cascade.gaussian_filter(y, 2.0, output=y)
     assert relative(cupy.asnumpy(y), cupy.asnumpy(want)) <= 2e-6
+
+
+DASK_CALLS = {
+    "gaussian vanvliet": lambda x, mode: cascade.gaussian_filter(x, 3.0, mode=mode, method="vanvliet"),
+    "gaussian fir": lambda x, mode: cascade.gaussian_filter(x, 1.5, mode=mode),
+    "spline_filter": lambda x, mode: cascade.spline_filter(x, 3, mode=mode, output=x.dtype),
+    "uniform_filter": lambda x, mode: cascade.uniform_filter(x, 5, mode=mode),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DASK_CALLS))
+def test_dask_arrays_of_cupy_chunks(name):
+    """A Dask array of CuPy chunks equals the whole CuPy array's call: the chunks filtered on the
+    GPU, the carries on the host; chunks shorter than the FIR's reach and longer."""
+    import cupy
+
+    da = pytest.importorskip("dask.array", reason="Dask is not installed (Debian: python3-dask)")
+    rng = np.random.default_rng(6)
+    for shape, chunks in (((37, 53), ((10, 27), (20, 13, 20))), ((6, 9, 17), ((2, 4), (9,), (5, 12))),
+                          ((64, 40), ((30, 34), (1, 39)))):
+        for dtype, bound in (("float32", 5e-6), ("float64", 1e-12)):
+            x = cupy.asarray(rng.uniform(-1, 1, shape).astype(dtype))
+            for mode in MODES[:5]:
+                whole = DASK_CALLS[name](x, mode)
+                lazy = DASK_CALLS[name](da.from_array(x, chunks=chunks, asarray=False), mode)
+                got = lazy.compute(scheduler="threads")
+                assert isinstance(got, cupy.ndarray) and got.dtype == whole.dtype
+                assert relative(cupy.asnumpy(got), cupy.asnumpy(whole)) <= bound, (shape, dtype, mode)
