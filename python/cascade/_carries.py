@@ -52,6 +52,12 @@ def end_state_weights(key, n, itemsize):
 
 
 @functools.lru_cache(maxsize=256)
+def start_weights(key, n, itemsize):
+    """The chunk's samples → h, the zero-state result's first r samples: (rows, weights)."""
+    return _cut(_chunk(key, n)[1], NEGLIGIBLE[itemsize] / max(n, 1))
+
+
+@functools.lru_cache(maxsize=256)
 def mirrored_weights(key, n, boundary, first, last, itemsize):
     """The chunk's samples → the e and h of its mirror image (reversed, and under mirror less the
     line's own end samples): ((rows, weights of e), (rows, weights of h))."""
