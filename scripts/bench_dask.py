@@ -48,14 +48,17 @@ def main():
     dx = da.from_array(x, chunks=args.chunk)
     out = np.empty_like(x)
     print(f"{args.size}² float32, σ {args.sigma:g}, chunks {args.chunk}², {args.workers} Dask threads, mode reflect")
-    print(f"{'call':34s} {'ms':>9s} {'× whole':>8s} {'from whole':>11s}")
+    print(f"{'call':34s} {'ms':>9s} {'× whole':>8s} {'from whole':>11s} {'from float64':>13s}")
     for method in args.methods.split(","):
         whole = cascade.gaussian_filter(x, args.sigma, method=method)
+        exact = cascade.gaussian_filter(x.astype(np.float64), args.sigma, method=method)
         t_whole = best(lambda: cascade.gaussian_filter(x, args.sigma, method=method), args.repeat)
         lazy = cascade.gaussian_filter(dx, args.sigma, method=method)
         t_dask = best(lambda: da.store(lazy, out, lock=False), args.repeat)
-        print(f"{'cascade ' + method + ', whole array':34s} {t_whole * 1e3:9.1f}")
-        print(f"{'cascade ' + method + ', Dask':34s} {t_dask * 1e3:9.1f} {t_dask / t_whole:8.2f} {relative(out, whole):11.1e}")
+        print(f"{'cascade ' + method + ', whole array':34s} {t_whole * 1e3:9.1f} {'':8s} {'':11s} "
+              f"{relative(whole, exact):13.1e}")
+        print(f"{'cascade ' + method + ', Dask':34s} {t_dask * 1e3:9.1f} {t_dask / t_whole:8.2f} "
+              f"{relative(out, whole):11.1e} {relative(out, exact):13.1e}")
     if args.no_scipy:
         return
     reference = ndi.gaussian_filter(x, args.sigma)
