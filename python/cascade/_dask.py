@@ -285,35 +285,15 @@ def _solve_line(summaries, axis, key, lengths, boundary):
 
 
 @_on_device
-def _correct_chunk(y0, states, axis, k, key):
-    """Chunk k of its line corrected by its part of the line's states."""
-    r2 = 2 * len(key[1])
-    return _correct(y0, _along(states, axis, k * r2, (k + 1) * r2), axis, key)
-
-
-def _carry(y0, sums, axis, op, lengths):
-    """y0, a zero-state result along `axis`, made exact along it from the chunks' summaries (the
-    sums of their samples, taken to y0's domain): one task per line of chunks that solves their
-    states, then each chunk's correction: a task each, no more."""
-    import itertools
-
-    import dask.array as da
-    from dask.base import tokenize
-    from dask.highlevelgraph import HighLevelGraph
-
-    key, summaries = _key(op), sums
-    token = tokenize(y0, summaries, axis, key, lengths, op.boundary)
-    solved, name = "carries-" + token, "correct-" + token
-    solve = functools.partial(_solve_line, axis=axis, key=key, lengths=lengths, boundary=op.boundary)
-    graph = {}
-    for line in itertools.product(*(range(len(c)) for a, c in enumerate(y0.chunks) if a != axis)):
-        at = lambda k: line[:axis] + (k,) + line[axis:]
-        graph[(solved,) + line] = (solve, [(summaries.name,) + at(k) for k in range(len(lengths))])
-        for k in range(len(lengths)):
-            correct = functools.partial(_correct_chunk, axis=axis, k=k, key=key)
-            graph[(name,) + at(k)] = (correct, (y0.name,) + at(k), (solved,) + line)
-    layers = HighLevelGraph.from_collections(name, graph, dependencies=[y0, summaries])
-    return da.Array(layers, name, y0.chunks, meta=_meta(y0))
+def _filter_chunk(block, states, ops, places):
+    """One chunk's result: every axis from zero state in one pass (the whole array's native calls),
+    then, for each axis its line crosses chunks along, its response to its entering states: the
+    chunk's part (k of its line, `places`: (axis, k, key)) of that line's solved states."""
+    y = _pass(block, ops)
+    for (axis, k, key), line in zip(places, states):
+        r2 = 2 * len(key[1])
+        y = _correct(y, _along(line, axis, k * r2, (k + 1) * r2), axis, key)
+    return y
 
 
 def _input_sums(dx, axis, op):
@@ -325,10 +305,7 @@ def _input_sums(dx, axis, op):
 
 def _iir_axis(dx, axis, op):
     """The causal–anticausal recursion along `axis`, exact across the chunks (_carries)."""
-    if len(dx.chunks[axis]) == 1:  # every line whole in its chunk
-        return dx.map_blocks(_run, axis, op, meta=_meta(dx))
-    y0 = dx.map_blocks(_pass, {axis: _none(op)}, meta=_meta(dx))
-    return _carry(y0, _input_sums(dx, axis, op), axis, op, tuple(dx.chunks[axis]))
+    return _iir_axes(dx, {axis: op})
 
 
 def _on_lines(block, ops):
@@ -355,27 +332,53 @@ def _exactly(sums, axis, op):
 
 
 def _iir_axes(dx, ops):
-    """Every axis's recursion at once: each chunk filtered from zero state along all of them (the
-    whole array's native calls, two axes in one pass), then made exact one axis after another.
-    Along axis a the summaries weigh that result of the other axes' operators, not the samples:
-    the sums of the samples are carried to it by those operators themselves (the done axes' exact
-    recursions, the others' zero-state ones), which act along other axes than the sums and so
-    commute with them, on O(r) values per line."""
+    """Every axis's recursion at once, exact across the chunks. y = R_0 R_1 … x, each R_a the
+    zero-state recursion Z_a plus its response to the entering states, K_a; expanded axis after
+    axis, y = Z_0 Z_1 … x + Σ_a K_a (R_b<a Z_b>a x): each chunk's zero-state pass over all axes,
+    plus one correction per axis whose states come from the summaries of the other axes'
+    operators applied to the samples. The summaries are weighted sums along `a`, which those
+    operators (along other axes) commute with: each chunk's sums are taken there on O(r) values
+    per line. So the states depend on the samples alone, and each chunk is read, filtered and
+    corrected in one task after its lines' solves."""
+    import itertools
+
+    import dask.array as da
+    from dask.base import tokenize
+    from dask.highlevelgraph import HighLevelGraph
+
     axes = sorted(ops)
     multi = [a for a in axes if len(dx.chunks[a]) > 1]
-    # An axis whole in its chunks is filtered exactly, its mode and all, in the same call.
-    y = dx.map_blocks(_pass, {a: _none(ops[a]) if a in multi else ops[a] for a in axes}, meta=_meta(dx))
+    # An axis whole in its chunks is filtered exactly, its mode and all, in the pass.
+    pass_ops = {a: _none(ops[a]) if a in multi else ops[a] for a in axes}
+    if not multi:
+        return dx.map_blocks(_pass, pass_ops, meta=_meta(dx))
     exact = [a for a in axes if a not in multi]
+    token = tokenize(dx, sorted((a, _key(op), op.boundary) for a, op in ops.items()))
+    name = "carried-" + token
+    graph, dependencies, solves = {}, [dx], {}
+    grid = [range(len(c)) for c in dx.chunks]
     for axis in multi:
-        sums = _input_sums(dx, axis, ops[axis])
+        op, lengths = ops[axis], tuple(dx.chunks[axis])
+        sums = _input_sums(dx, axis, op)
         for b in exact:
             sums = _exactly(sums, b, ops[b])
         later = {b: _none(ops[b]) for b in multi if b != axis and b not in exact}
         if later:
             sums = sums.map_blocks(_on_lines, later, meta=sums._meta)
-        y = _carry(y, sums, axis, ops[axis], tuple(dx.chunks[axis]))
         exact.append(axis)
-    return y
+        dependencies.append(sums)
+        solves[axis] = f"carries-{axis}-{token}"
+        solve = functools.partial(_solve_line, axis=axis, key=_key(op), lengths=lengths, boundary=op.boundary)
+        for line in itertools.product(*(g for a, g in enumerate(grid) if a != axis)):
+            keys = [(sums.name,) + line[:axis] + (k,) + line[axis:] for k in range(len(lengths))]
+            graph[(solves[axis],) + line] = (solve, keys)
+    for index in itertools.product(*grid):
+        places = [(a, index[a], _key(ops[a])) for a in multi]
+        states = [(solves[a],) + index[:a] + index[a + 1:] for a in multi]
+        chunk = functools.partial(_filter_chunk, ops=pass_ops, places=places)
+        graph[(name,) + index] = (chunk, (dx.name,) + index, states)
+    layers = HighLevelGraph.from_collections(name, graph, dependencies=dependencies)
+    return da.Array(layers, name, dx.chunks, meta=_meta(dx))
 
 
 def _crop_axis(dx, axis, width):
