@@ -46,15 +46,12 @@ def _cut(matrix, negligible, offset=0):
 
 
 @functools.lru_cache(maxsize=256)
-def end_state_weights(key, n, itemsize):
-    """The chunk's samples → e, the causal pass's last r samples from zero state: (rows, weights)."""
-    return _cut(_chunk(key, n)[0], NEGLIGIBLE[itemsize] / max(n, 1))
-
-
-@functools.lru_cache(maxsize=256)
-def start_weights(key, n, itemsize):
-    """The chunk's samples → h, the zero-state result's first r samples: (rows, weights)."""
-    return _cut(_chunk(key, n)[1], NEGLIGIBLE[itemsize] / max(n, 1))
+def state_weights(key, n, itemsize):
+    """The chunk's samples → e, the causal pass's last r samples from zero state, and h, the
+    zero-state result's first r: ((rows, weights of e), (rows, weights of h))."""
+    we, wh = _chunk(key, n)[:2]
+    negligible = NEGLIGIBLE[itemsize] / max(n, 1)
+    return _cut(we, negligible), _cut(wh, negligible)
 
 
 @functools.lru_cache(maxsize=256)

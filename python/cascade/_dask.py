@@ -13,7 +13,8 @@ import numpy as np
 from . import _carries, _native
 from ._arrays import Arrays, Work, as_type, check_type, compute_type, given_array, output_type
 from ._modes import ArgumentError
-from ._separable import Op, _pairs, _reach, _run_one, cascade_padding, correlate_window, filter_axes, pad_width
+from ._separable import (Op, _pairs, _reach, _run_one, _with_cval, cascade_padding, correlate_window, filter_axes,
+                         pad_width)
 
 
 def is_dask(x):
@@ -100,19 +101,13 @@ def _fir_block(block, steps, halo, block_info=None):
             # The window holds exactly the taps' reach each side where the halo is there.
             lo = before - op.center if before else 0
             hi = y.shape[axis] - (after - (len(op.taps) - 1 - op.center) if after else 0)
-            index = [slice(None)] * y.ndim
-            index[axis] = slice(lo, hi)
-            c = op.cval if op.boundary == "zero" else 0.0
-            window = y[tuple(index)]
-            if c:  # scipy's constant mode: (x − c) extended by zeros, plus c times the DC gain
-                window = window - window.dtype.type(c)
             # Between the axes in kept memory: a new array's pages cost as much as the copy.
             slot = i % 2 if i < len(steps) - 1 else None
-            y = correlate_window(arrays, window, axis, op, op.center if not before else 0, n, slot)
-            if c:
-                y += y.dtype.type(c * op.dc())
+            center = op.center if not before else 0
+            y = _with_cval(arrays, _along(y, axis, lo, hi), [op],
+                           lambda window: correlate_window(arrays, window, axis, op, center, n, slot))
             if cast is not None:
-                y = as_type(arrays.xp, y, cast).astype(y.dtype)
+                y = _cast(y, cast, y.dtype)
     return y
 
 
@@ -213,7 +208,7 @@ def _sums(block, axis, key, boundary, lengths, block_info=None):
         return _host(_sums64(weights, _rows_of(block, axis, *rows)))
 
     itemsize = block.dtype.itemsize
-    parts = [summed(*_carries.end_state_weights(key, n, itemsize)), summed(*_carries.start_weights(key, n, itemsize))]
+    parts = [summed(rows, w) for rows, w in _carries.state_weights(key, n, itemsize)]
     start = sum(lengths[:k])
     if boundary in ("reflect", "mirror"):
         if min(start, sum(lengths) - start - n) < _carries.reach(key):
@@ -428,30 +423,37 @@ def _filter(dx, ops, out_dtype, compute, cuda):
     # last two axes where it filters them together (_pairs), and so does this.
     fir_reach = _native.fir2d_largest_radius(True, np.dtype(compute).name) if cuda else 0
     paired = len(axes) > 1 and _pairs(ops[axes[-2]], ops[axes[-1]], narrowing, fir_reach)
+    rounded = {a: narrowing and i < len(axes) - 1 - paired for i, a in enumerate(axes)}
+    fused = _all_axes(y, ops, rounded, out_dtype)
+    y = _axis_by_axis(y, ops, rounded, out_dtype, compute) if fused is None else fused
+    if np.dtype(out_dtype) == y.dtype:
+        return y
+    return y.map_blocks(_cast, out_dtype, meta=_meta(y, out_dtype))
+
+
+def _all_axes(y, ops, rounded, out_dtype):
+    """Every axis in one pass over each chunk where the operations allow (None elsewhere): FIRs
+    from one halo, or recursions with no rounding between the axes (as the whole array, which
+    pairs the last two)."""
     if all(op.kind == "fir" for op in ops.values()):
-        casts = {a: (out_dtype if narrowing and i < len(axes) - 1 - paired else None) for i, a in enumerate(axes)}
-        fused = _fir_axes(y, ops, casts)
-        if fused is not None:
-            return fused if np.dtype(out_dtype) == fused.dtype else fused.map_blocks(_cast, out_dtype,
-                                                                                   meta=_meta(fused, out_dtype))
-    if (all(op.kind == "iir" and not (op.boundary == "zero" and op.cval) for op in ops.values())
-            and (not narrowing or len(axes) <= 1 + paired)):
-        # No rounding between the axes (as the whole array, which pairs the last two): all at once.
-        fused = _iir_axes(y, ops)
-        return fused if np.dtype(out_dtype) == fused.dtype else fused.map_blocks(_cast, out_dtype,
-                                                                               meta=_meta(fused, out_dtype))
-    for i, axis in enumerate(axes):
+        return _fir_axes(y, ops, {a: out_dtype if r else None for a, r in rounded.items()})
+    if all(op.kind == "iir" and not (op.boundary == "zero" and op.cval) for op in ops.values()) and not any(
+            rounded.values()):
+        return _iir_axes(y, ops)
+    return None
+
+
+def _axis_by_axis(y, ops, rounded, out_dtype, compute):
+    for axis in sorted(ops):
         op = ops[axis]
         c = op.cval if op.boundary == "zero" else 0.0
         # scipy's constant mode: (x − c) extended by zeros, plus c times the filter's DC gain.
         y = _axis(y - y.dtype.type(c) if c else y, axis, op)
         if c:
             y = y + y.dtype.type(c * op.dc())
-        if narrowing and i < len(axes) - 1 - paired:
+        if rounded[axis]:
             y = y.map_blocks(_cast, out_dtype, compute, meta=_meta(y))
-    if np.dtype(out_dtype) == y.dtype:
-        return y
-    return y.map_blocks(_cast, out_dtype, meta=_meta(y, out_dtype))
+    return y
 
 
 def result_type(dx, output, complex_output=False):
