@@ -6,7 +6,9 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "dlpack_buffers.h"
@@ -67,6 +69,48 @@ struct Lines {
 // Columns of a row handled together: K·kBlock accumulators stay in registers.
 constexpr int kBlock = 8;
 
+using Double4 = double __attribute__((vector_size(32)));
+
+template <typename T>
+inline __attribute__((always_inline)) Double4 load4(const T *p) {
+    if constexpr (std::is_same_v<T, double>) {
+        Double4 v;
+        std::memcpy(&v, p, sizeof v);
+        return v;
+    } else {
+        using Float4 = float __attribute__((vector_size(16)));
+        Float4 v;
+        std::memcpy(&v, p, sizeof v);
+        return __builtin_convertvector(v, Double4);
+    }
+}
+
+// o0[j] = Σ_i wt[j, i]·x0[i] and o1 likewise for x1: two contiguous lines, 2K independent sums
+// four samples wide (one line alone keeps too few sums in flight to hide the multiply-add latency).
+template <typename T, int K>
+inline __attribute__((always_inline)) void sum_two_lines(const T *x0, const T *x1, const double *wt,
+                                                         int64_t m, double *o0, double *o1) {
+    Double4 a0[K] = {}, a1[K] = {};
+    int64_t i = 0;
+    for (; i + 4 <= m; i += 4) {
+        const Double4 v0 = load4(x0 + i), v1 = load4(x1 + i);
+        for (int j = 0; j < K; j++) {
+            const Double4 w = load4(wt + j * m + i);
+            a0[j] += w * v0;
+            a1[j] += w * v1;
+        }
+    }
+    for (int j = 0; j < K; j++) {
+        double s0 = a0[j][0] + a0[j][1] + a0[j][2] + a0[j][3], s1 = a1[j][0] + a1[j][1] + a1[j][2] + a1[j][3];
+        for (int64_t k = i; k < m; k++) {
+            s0 += wt[j * m + k] * double(x0[k]);
+            s1 += wt[j * m + k] * double(x1[k]);
+        }
+        o0[j] = s0;
+        o1[j] = s1;
+    }
+}
+
 // out[b, j, c] = Σ_i w[i, j]·x[b, a + i, c] over K sums: blocks of columns, or where each line is
 // one column (after = 1) blocks of rows, partial sums added at the end.
 template <typename T, int K>
@@ -76,16 +120,14 @@ inline __attribute__((always_inline)) void sum_rows(const Lines &x, const T *dat
         const T *base = data + b * x.sb + a * x.si;
         double *o = out + b * K * x.after;
         if (x.after == 1) {
-            double acc[K][kBlock] = {};
-            int64_t i = 0;
-            if (x.si == 1)
-                for (; i + kBlock <= m; i += kBlock)
-                    for (int j = 0; j < K; j++)
-                        for (int t = 0; t < kBlock; t++) acc[j][t] += wt[j * m + i + t] * double(base[i + t]);
+            if (x.si == 1 && b + 1 < x.before) {  // two lines at a time, sharing the weights' loads
+                sum_two_lines<T, K>(base, base + x.sb, wt, m, o, o + K);
+                b++;
+                continue;
+            }
             for (int j = 0; j < K; j++) {
                 double v = 0;
-                for (int t = 0; t < kBlock; t++) v += acc[j][t];
-                for (int64_t k = i; k < m; k++) v += wt[j * m + k] * double(base[k * x.si]);
+                for (int64_t k = 0; k < m; k++) v += wt[j * m + k] * double(base[k * x.si]);
                 o[j] = v;
             }
             continue;
@@ -115,14 +157,14 @@ inline __attribute__((always_inline)) void sum_rows(const Lines &x, const T *dat
 // lines[b, a + i, c] += Σ_j g[i, j]·s[b, j, c] over R states.
 template <typename T, int R>
 inline __attribute__((always_inline)) void add_to_rows(const Lines &y, T *data, int64_t a, const double *g,
-                                                       int64_t m, const double *s) {
+                                                       const double *gt, int64_t m, const double *s) {
     for (int64_t b = 0; b < y.before; b++) {
         const double *sb = s + b * R * y.after;
         T *base = data + b * y.sb + a * y.si;
-        if (y.after == 1) {
+        if (y.after == 1) {  // along the line, from g by state (gt): the rows' sums side by side
             for (int64_t i = 0; i < m; i++) {
                 double v = 0;
-                for (int j = 0; j < R; j++) v += g[i * R + j] * sb[j];
+                for (int j = 0; j < R; j++) v += gt[j * m + i] * sb[j];
                 base[i * y.si] = T(double(base[i * y.si]) + v);
             }
             continue;
@@ -162,8 +204,8 @@ inline __attribute__((always_inline)) void sums_of(const Lines &x, int64_t a, co
 }
 
 template <typename T, int R>
-inline __attribute__((always_inline)) void add_of(const Lines &y, int64_t a, const double *g, int64_t m,
-                                                  int r, const double *s) {
+inline __attribute__((always_inline)) void add_of(const Lines &y, int64_t a, const double *g,
+                                                  const double *gt, int64_t m, int r, const double *s) {
     T *data = static_cast<T *>(y.info.ptr);
     if constexpr (R > 6) {
         for (int64_t b = 0; b < y.before; b++)
@@ -175,9 +217,9 @@ inline __attribute__((always_inline)) void add_of(const Lines &y, int64_t a, con
                     t = T(double(t) + v);
                 }
     } else if (r == R) {
-        add_to_rows<T, R>(y, data, a, g, m, s);
+        add_to_rows<T, R>(y, data, a, g, gt, m, s);
     } else {
-        add_of<T, R + 1>(y, a, g, m, r, s);
+        add_of<T, R + 1>(y, a, g, gt, m, r, s);
     }
 }
 
@@ -193,13 +235,14 @@ void sums_plain(const Lines &x, int64_t a, const double *w, const double *wt, in
     sums_of<T, 1>(x, a, w, wt, m, k, out);
 }
 template <typename T>
-__attribute__((target("avx2,fma"))) void add_avx2(const Lines &y, int64_t a, const double *g, int64_t m,
-                                                  int r, const double *s) {
-    add_of<T, 1>(y, a, g, m, r, s);
+__attribute__((target("avx2,fma"))) void add_avx2(const Lines &y, int64_t a, const double *g,
+                                                  const double *gt, int64_t m, int r, const double *s) {
+    add_of<T, 1>(y, a, g, gt, m, r, s);
 }
 template <typename T>
-void add_plain(const Lines &y, int64_t a, const double *g, int64_t m, int r, const double *s) {
-    add_of<T, 1>(y, a, g, m, r, s);
+void add_plain(const Lines &y, int64_t a, const double *g, const double *gt, int64_t m, int r,
+               const double *s) {
+    add_of<T, 1>(y, a, g, gt, m, r, s);
 }
 
 bool has_avx2() {
@@ -246,11 +289,14 @@ void add_rows(const py::array &lines, int64_t a, const Array &g, const Array &st
         states.shape(1) != r || states.shape(2) != y.after)
         throw Error("internal: a correction's shapes disagree with the lines'");
     const bool f64 = is_f64(lines);
+    std::vector<double> gt(size_t(m) * r);  // g by state, for lines along the last axis
+    for (int64_t i = 0; i < m; i++)
+        for (int j = 0; j < r; j++) gt[size_t(j) * m + i] = g.data()[i * r + j];
     py::gil_scoped_release release;
     if (f64) {
-        (has_avx2() ? add_avx2<double> : add_plain<double>)(y, a, g.data(), m, r, states.data());
+        (has_avx2() ? add_avx2<double> : add_plain<double>)(y, a, g.data(), gt.data(), m, r, states.data());
     } else {
-        (has_avx2() ? add_avx2<float> : add_plain<float>)(y, a, g.data(), m, r, states.data());
+        (has_avx2() ? add_avx2<float> : add_plain<float>)(y, a, g.data(), gt.data(), m, r, states.data());
     }
 }
 
@@ -268,15 +314,26 @@ Array filter_lines(double gain, const std::vector<double> &feedback, const std::
     const double *in = lines.data();
     double *o = out.mutable_data();
     py::gil_scoped_release release;
-    std::vector<double> summary(size_t(cascade::carry_summary_width(r, b))), states(size_t(2 * r));
-    for (int64_t k = 0; k < before; k++)
-        for (int64_t c = 0; c < after; c++) {
-            const double *x = in + k * n * after + c;
-            double *y = o + k * n * after + c;
-            cascade::summarize_chunk(filter, b, x, n, after, true, true, summary.data());
-            cascade::solve_carries(filter, b, {n}, summary.data(), 1, states.data());
-            cascade::recurse_from_states(filter, states.data(), x, y, n, after);
-        }
+    // The lines side by side, the lines innermost, so that each step reads its rows once, in order:
+    // lines along the last axis (after = 1) transposed there and back.
+    const bool transpose = after == 1 && before > 1;
+    const int64_t groups = transpose ? 1 : before, width = transpose ? before : after;
+    std::vector<double> t(transpose ? size_t(n) * size_t(before) : 0);
+    if (transpose)
+        for (int64_t k = 0; k < before; k++)
+            for (int i = 0; i < n; i++) t[size_t(i) * before + k] = in[k * n + i];
+    std::vector<double> summary(size_t(cascade::carry_summary_width(r, b)) * width),
+        states(size_t(2 * r) * width);
+    for (int64_t k = 0; k < groups; k++) {
+        const double *x = transpose ? t.data() : in + k * n * after;
+        double *y = transpose ? t.data() : o + k * n * after;
+        cascade::summarize_chunk(filter, b, x, n, width, true, true, summary.data(), width);
+        cascade::solve_carries(filter, b, {n}, summary.data(), width, states.data());
+        cascade::recurse_from_states(filter, states.data(), x, y, n, width, width);
+    }
+    if (transpose)
+        for (int64_t k = 0; k < before; k++)
+            for (int i = 0; i < n; i++) o[k * n + i] = t[size_t(i) * before + k];
     return out;
 }
 

@@ -77,6 +77,59 @@ TEST(Carries, ChunkedLinesEqualTheWholeLine) {
             }
 }
 
+TEST(Carries, LinesSideBySideEqualEachLineAlone) {
+    // m lines interleaved (line l's sample i at i·m + l), chunked at once: each equals its own line.
+    std::mt19937 rng(11);
+    std::normal_distribution<double> sample;
+    const int m = 5;
+    for (Boundary boundary : {Boundary::none, Boundary::zero, Boundary::clamp, Boundary::periodic,
+                              Boundary::reflect, Boundary::mirror})
+        for (int order = 1; order <= 3; order++)
+            for (int n : {1, 2, 9, 40}) {
+                const RecursiveFilter f = random_filter(rng, order);
+                std::vector<double> x(size_t(n) * m);
+                for (double &v : x) v = sample(rng);
+                const std::vector<int> lengths = random_chunks(rng, n);
+                const int K = int(lengths.size()), width = cascade::carry_summary_width(order, boundary);
+                // The chunks' summaries, the lines innermost; solve_carries takes them by line.
+                std::vector<double> by_chunk(size_t(K) * m * width, std::nan("")), summaries(by_chunk.size());
+                for (int k = 0, at = 0; k < K; at += lengths[size_t(k)], k++)
+                    cascade::summarize_chunk(f, boundary, &x[size_t(at) * m], lengths[size_t(k)], m, k == 0,
+                                             k == K - 1, &by_chunk[size_t(k) * m * width], m);
+                for (int l = 0; l < m; l++)
+                    for (int k = 0; k < K; k++)
+                        for (int j = 0; j < width; j++)
+                            summaries[(size_t(l) * K + k) * width + j] =
+                                by_chunk[(size_t(k) * m + l) * width + j];
+                std::vector<double> states(size_t(m) * K * 2 * order), entering(size_t(m) * 2 * order);
+                cascade::solve_carries(f, boundary, lengths, summaries.data(), m, states.data());
+                std::vector<double> y(x.size(), std::nan(""));
+                for (int k = 0, at = 0; k < K; at += lengths[size_t(k)], k++) {
+                    for (int l = 0; l < m; l++)
+                        for (int j = 0; j < 2 * order; j++)
+                            entering[size_t(l) * 2 * order + j] = states[(size_t(l) * K + k) * 2 * order + j];
+                    cascade::recurse_from_states(f, entering.data(), &x[size_t(at) * m], &y[size_t(at) * m],
+                                                 lengths[size_t(k)], m, m);
+                }
+                const cascade::Filter2D line{f, RecursiveFilter::identity()};
+                for (int l = 0; l < m; l++) {
+                    cascade::reference::Matrix column(n, 1);
+                    for (int i = 0; i < n; i++) column(i, 0) = x[size_t(i) * m + l];
+                    const cascade::reference::Matrix whole =
+                        cascade::reference::filter_2d(line, column, boundary);
+                    double err = 0, norm = 0;
+                    for (int i = 0; i < n; i++) {
+                        const double d = y[size_t(i) * m + l] - whole(i, 0);
+                        err += d * d;
+                        norm += whole(i, 0) * whole(i, 0);
+                    }
+                    EXPECT_LE(std::sqrt(err / std::max(norm, 1e-300)), 1e-12)
+                        << cascade::boundary_name(boundary) << " order " << order << " n " << n << " line "
+                        << l;
+                }
+            }
+}
+
 TEST(Carries, AChunkHandsOnItsCausalStateAndReceivesTheNext) {
     // lc·U + e is the causal pass's state after the chunk: run the causal recursion through it.
     const RecursiveFilter f{0.3, {-0.9, 0.2}};

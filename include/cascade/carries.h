@@ -48,9 +48,10 @@ int carry_reach(const RecursiveFilter &filter);
 int carry_summary_width(int order, Boundary boundary);
 
 // One line of a chunk: its n samples `x` (`stride` apart; `first`, `last`: whether the chunk starts
-// or ends the line) → `summary` (carry_summary_width values).
+// or ends the line) → `summary` (carry_summary_width values). `lines` > 1: that many lines side by
+// side (line l's samples at x + l), their summaries one after another.
 void summarize_chunk(const RecursiveFilter &filter, Boundary boundary, const double *x, int n,
-                     std::ptrdiff_t stride, bool first, bool last, double *summary);
+                     std::ptrdiff_t stride, bool first, bool last, double *summary, int64_t lines = 1);
 
 // Every chunk's entering states, U then V (2r values a chunk), for `lines` lines at once from their
 // chunks' summaries: summaries[line][chunk][width] in, states[line][chunk][2r] out.
@@ -58,8 +59,9 @@ void solve_carries(const RecursiveFilter &filter, Boundary boundary, const std::
                    const double *summaries, int64_t lines, double *states);
 
 // A recursion started from given states (U, V): one line of a chunk's exact result y from its
-// samples x (n of each, `stride` apart; y may be x).
+// samples x (n of each, `stride` apart; y may be x). `lines` > 1: that many lines side by side
+// (line l at x + l and y + l), each with its own 2r states one after another.
 void recurse_from_states(const RecursiveFilter &filter, const double *states, const double *x, double *y,
-                         int n, std::ptrdiff_t stride);
+                         int n, std::ptrdiff_t stride, int64_t lines = 1);
 
 }  // namespace cascade

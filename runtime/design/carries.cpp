@@ -159,29 +159,38 @@ int carry_summary_width(int order, Boundary boundary) {
 }
 
 void summarize_chunk(const RecursiveFilter &filter, Boundary boundary, const double *x, int n,
-                     std::ptrdiff_t stride, bool first, bool last, double *summary) {
+                     std::ptrdiff_t stride, bool first, bool last, double *summary, int64_t lines) {
     const int r = filter.order();
-    const auto sums = [&](const ChunkCarries &c, int from, bool reverse, double *out) {
+    const int width = carry_summary_width(r, boundary);
+    // The sums for every line at once, the lines innermost: each row of samples read once, in order.
+    Rows acc(size_t(width) * size_t(lines));
+    const auto sums = [&](const ChunkCarries &c, int from, bool reverse, int column) {
         // Σ_i x[from + i]·W[i, :] for W = we then wh, the rows reversed for a mirror image
-        std::fill_n(out, 2 * r, 0.0);
+        double *e = &acc[size_t(column) * lines], *h = &acc[size_t(column + r) * lines];
         for (int i = 0; i < c.n; i++) {
-            const double v = x[(from + i) * stride];
-            const size_t row = size_t(reverse ? c.n - 1 - i : i) * r;
+            const double *row = x + (from + i) * stride;
+            const size_t w = size_t(reverse ? c.n - 1 - i : i) * r;
             for (int j = 0; j < r; j++) {
-                out[j] += v * c.we[row + j];
-                out[r + j] += v * c.wh[row + j];
+                const double we = c.we[w + j], wh = c.wh[w + j];
+                double *ej = e + j * lines, *hj = h + j * lines;
+                for (int64_t l = 0; l < lines; l++) {
+                    ej[l] += we * row[l];
+                    hj[l] += wh * row[l];
+                }
             }
         }
     };
-    sums(cached(filter, n), 0, false, summary);
+    sums(cached(filter, n), 0, false, 0);
     if (reflecting(boundary)) {
         const bool trim = boundary == Boundary::mirror && !(first && last && n == 1);
         const int lo = trim && first, hi = trim && last;
-        sums(cached(filter, std::max(n - lo - hi, 0)), lo, true, summary + 2 * r);
+        sums(cached(filter, std::max(n - lo - hi, 0)), lo, true, 2 * r);
     } else if (boundary == Boundary::clamp) {
-        summary[2 * r] = x[0];
-        summary[2 * r + 1] = x[(n - 1) * stride];
+        std::copy_n(x, lines, &acc[size_t(2 * r) * lines]);
+        std::copy_n(x + (n - 1) * stride, lines, &acc[size_t(2 * r + 1) * lines]);
     }
+    for (int64_t l = 0; l < lines; l++)
+        for (int j = 0; j < width; j++) summary[l * width + j] = acc[size_t(j) * lines + l];
 }
 
 void solve_carries(const RecursiveFilter &filter, Boundary boundary, const std::vector<int> &lengths,
@@ -284,19 +293,40 @@ void solve_carries(const RecursiveFilter &filter, Boundary boundary, const std::
 }
 
 void recurse_from_states(const RecursiveFilter &filter, const double *states, const double *x, double *y,
-                         int n, std::ptrdiff_t stride) {
+                         int n, std::ptrdiff_t stride, int64_t lines) {
     const int r = filter.order();
     const ChunkCarries &c = cached(filter, n);
-    Rows line(size_t(n), 0.0);
-    for (int i = 0; i < n; i++) line[size_t(i)] = x[i * stride];
-    const Rows zero(size_t(r), 0.0);
-    const Rows y0 = anticausal(filter.gain, filter.feedback,
-                               causal(filter.gain, filter.feedback, line, zero, n, 1), zero, n, 1);
+    const double b = filter.gain;
+    const std::vector<double> &a = filter.feedback;
+    // y0 in y itself, row by row, the lines innermost (y may be x: each row is read before it is
+    // written): the causal pass down, then the anticausal pass up.
     for (int i = 0; i < n; i++) {
-        double v = y0[size_t(i)];
-        for (int j = 0; j < r; j++)
-            v += c.gu[size_t(i) * r + j] * states[j] + c.gv[size_t(i) * r + j] * states[r + j];
-        y[i * stride] = v;
+        double *row = y + i * stride;
+        const double *in = x + i * stride;
+        for (int64_t l = 0; l < lines; l++) row[l] = b * in[l];
+        for (int k = 1; k <= std::min(r, i); k++) {
+            const double *past = y + (i - k) * stride;
+            for (int64_t l = 0; l < lines; l++) row[l] -= a[size_t(k - 1)] * past[l];
+        }
+    }
+    for (int i = n - 1; i >= 0; i--) {
+        double *row = y + i * stride;
+        for (int64_t l = 0; l < lines; l++) row[l] *= b;
+        for (int k = 1; k <= std::min(r, n - 1 - i); k++) {
+            const double *future = y + (i + k) * stride;
+            for (int64_t l = 0; l < lines; l++) row[l] -= a[size_t(k - 1)] * future[l];
+        }
+    }
+    Rows s(size_t(2 * r) * size_t(lines));  // the states by state, the lines innermost
+    for (int64_t l = 0; l < lines; l++)
+        for (int j = 0; j < 2 * r; j++) s[size_t(j) * lines + l] = states[l * 2 * r + j];
+    for (int i = 0; i < n; i++) {
+        double *row = y + i * stride;
+        for (int j = 0; j < r; j++) {
+            const double gu = c.gu[size_t(i) * r + j], gv = c.gv[size_t(i) * r + j];
+            const double *u = &s[size_t(j) * lines], *v = &s[size_t(r + j) * lines];
+            for (int64_t l = 0; l < lines; l++) row[l] += gu * u[l] + gv * v[l];
+        }
     }
 }
 
