@@ -15,7 +15,7 @@ from . import _native
 
 # Terms below these (weights, responses to a unit state) are left out of a chunk's summaries and
 # corrections: far below the rounding of each type's results, as a recursion's far end decays.
-NEGLIGIBLE = {4: 1e-10, 8: 1e-19}
+NEGLIGIBLE = {4: 1e-7, 8: 1e-19}
 
 
 @functools.lru_cache(maxsize=256)

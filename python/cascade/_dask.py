@@ -291,11 +291,17 @@ def _filter_chunk(block, states, ops, places):
     return y
 
 
-def _input_sums(dx, axis, op):
+def _sums_then(block, axis, key, boundary, lengths, within, block_info=None):
+    """A chunk's summaries along `axis`, then `within` ({axis: Op}) applied to them in the chunk."""
+    return _on_lines(_sums(block, axis, key, boundary, lengths, block_info=block_info), within)
+
+
+def _input_sums(dx, axis, op, within):
     r, lengths = len(op.feedback), tuple(dx.chunks[axis])
     width = _carries.summary_width(r, op.boundary)
     chunks = tuple((width,) * len(lengths) if a == axis else c for a, c in enumerate(dx.chunks))
-    return dx.map_blocks(_sums, axis, _key(op), op.boundary, lengths, chunks=chunks, meta=_host_meta(dx))
+    return dx.map_blocks(_sums_then, axis, _key(op), op.boundary, lengths, within, chunks=chunks,
+                         meta=_host_meta(dx))
 
 
 def _iir_axis(dx, axis, op):
@@ -316,14 +322,48 @@ def _on_lines(block, ops):
 _WHOLE_SUMMARY_BYTES = 64 << 20
 
 
+def _line_exactly(pieces, axis, op):
+    return _on_lines(np.concatenate(pieces, axis=axis), {axis: op})
+
+
 def _exactly(sums, axis, op):
-    """A recursion along `axis` of summaries: each line whole in one task where that is small,
-    else across the chunks as any array."""
-    whole = sums.nbytes * len(sums.chunks[axis]) / sums.npartitions <= _WHOLE_SUMMARY_BYTES
-    if len(sums.chunks[axis]) == 1 or whole:
-        lines = sums.rechunk({axis: -1}).map_blocks(_on_lines, {axis: op}, meta=sums._meta)
-        return lines.rechunk({axis: sums.chunks[axis]})
-    return _iir_axis(sums, axis, op)
+    """A recursion along `axis` of summaries: each line of chunks gathered and filtered whole in
+    one task where that is small (the result one chunk along `axis`), else across the chunks as
+    any array."""
+    import itertools
+
+    import dask.array as da
+    from dask.base import tokenize
+    from dask.highlevelgraph import HighLevelGraph
+
+    if sums.nbytes * len(sums.chunks[axis]) / sums.npartitions > _WHOLE_SUMMARY_BYTES:
+        return _iir_axis(sums, axis, op)
+    name = "exactly-" + tokenize(sums, axis, _key(op), op.boundary)
+    graph = {}
+    count = len(sums.chunks[axis])
+    for line in itertools.product(*(range(len(c)) for a, c in enumerate(sums.chunks) if a != axis)):
+        keys = [(sums.name,) + line[:axis] + (k,) + line[axis:] for k in range(count)]
+        graph[(name,) + line[:axis] + (0,) + line[axis:]] = (_line_exactly, keys, axis, op)
+    chunks = tuple((sum(c),) if a == axis else c for a, c in enumerate(sums.chunks))
+    layers = HighLevelGraph.from_collections(name, graph, dependencies=[sums])
+    return da.Array(layers, name, chunks, meta=sums._meta)
+
+
+def _piece(sums, grid, index):
+    """A task reading the part of `sums` at chunk `index` of the grid `grid` (the data's chunks):
+    where `sums` is one chunk along an axis the grid cuts, that chunk's rows at the index."""
+    import operator
+
+    key, cut = [sums.name], []
+    for a, k in enumerate(index):
+        if len(sums.chunks[a]) == 1 and len(grid[a]) > 1:
+            start = sum(grid[a][:k])
+            key.append(0)
+            cut.append(slice(start, start + grid[a][k]))
+        else:
+            key.append(k)
+            cut.append(slice(None))
+    return (operator.getitem, tuple(key), tuple(cut))
 
 
 def _iir_axes(dx, ops):
@@ -347,26 +387,26 @@ def _iir_axes(dx, ops):
     pass_ops = {a: _none(ops[a]) if a in multi else ops[a] for a in axes}
     if not multi:
         return dx.map_blocks(_pass, pass_ops, meta=_meta(dx))
-    exact = [a for a in axes if a not in multi]
     token = tokenize(dx, sorted((a, _key(op), op.boundary) for a, op in ops.items()))
     name = "carried-" + token
     graph, dependencies, solves = {}, [dx], {}
     grid = [range(len(c)) for c in dx.chunks]
     for axis in multi:
         op, lengths = ops[axis], tuple(dx.chunks[axis])
-        sums = _input_sums(dx, axis, op)
-        for b in exact:
-            sums = _exactly(sums, b, ops[b])
-        later = {b: _none(ops[b]) for b in multi if b != axis and b not in exact}
-        if later:
-            sums = sums.map_blocks(_on_lines, later, meta=sums._meta)
-        exact.append(axis)
+        # Within each chunk's task: the axes whole in their chunks, exactly, and the later axes'
+        # zero-state passes; across the chunks, the earlier axes' exact recursions.
+        within = {b: ops[b] for b in axes if b not in multi}
+        within.update({b: _none(ops[b]) for b in multi if b > axis})
+        sums = _input_sums(dx, axis, op, within)
+        for b in multi:
+            if b < axis:
+                sums = _exactly(sums, b, ops[b])
         dependencies.append(sums)
         solves[axis] = f"carries-{axis}-{token}"
         solve = functools.partial(_solve_line, axis=axis, key=_key(op), lengths=lengths, boundary=op.boundary)
         for line in itertools.product(*(g for a, g in enumerate(grid) if a != axis)):
-            keys = [(sums.name,) + line[:axis] + (k,) + line[axis:] for k in range(len(lengths))]
-            graph[(solves[axis],) + line] = (solve, keys)
+            pieces = [_piece(sums, dx.chunks, line[:axis] + (k,) + line[axis:]) for k in range(len(lengths))]
+            graph[(solves[axis],) + line] = (solve, pieces)
     for index in itertools.product(*grid):
         places = [(a, index[a], _key(ops[a])) for a in multi]
         states = [(solves[a],) + index[:a] + index[a + 1:] for a in multi]

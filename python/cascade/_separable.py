@@ -225,8 +225,11 @@ def filter_axes(arrays, x, out, ops):
     # copy (in the pipelines' type), the last two of them one (N, H, W) stack.
     perm = [a for a in range(x.ndim) if a not in ops] + axes
     in_place = perm == list(range(x.ndim))
-    # DLPack exports writable arrays only: a read-only one is copied.
-    if in_place and x.dtype == compute and x.flags.c_contiguous and getattr(x.flags, "writeable", True):
+    # DLPack exports writable arrays only: a read-only one is copied. A 2-D host array's rows may
+    # lie apart (a chunk of a larger one): the CPU pipelines read their strides.
+    rows = x.flags.c_contiguous or (not arrays.cuda and x.ndim == 2 and x.strides[1] == x.itemsize and
+                                    x.strides[0] > 0)
+    if in_place and x.dtype == compute and rows and getattr(x.flags, "writeable", True):
         work = x  # read, never written: every step writes a new array
     else:
         work = work_array(arrays, tuple(x.shape[a] for a in perm), compute, "copy")
