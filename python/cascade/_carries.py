@@ -14,7 +14,9 @@ import numpy as np
 from . import _native
 
 # Terms below these (weights, responses to a unit state) are left out of a chunk's summaries and
-# corrections: far below the rounding of each type's results, as a recursion's far end decays.
+# corrections, as a recursion's far end decays. float32: at 1e-6 no result moved from 1e-10's
+# (van Vliet σ 16 and 64, 2048² in 512² chunks, constant, ramp and noise images); the chunks'
+# own float32 passes set the error. float64: below its rounding.
 NEGLIGIBLE = {4: 1e-7, 8: 1e-19}
 
 
