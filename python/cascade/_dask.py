@@ -7,6 +7,9 @@ those states; the result equals the whole-array call for any chunking. An FIR (s
 Gaussians, the box, a recursive Gaussian's numerator) reads a halo of its reach instead."""
 
 import functools
+import math
+import operator
+import typing
 
 import numpy as np
 
@@ -189,15 +192,15 @@ def _along(a, axis, start, stop):
 
 
 @_on_device
-def _sums(block, axis, key, boundary, lengths, block_info=None):
+def _sums(block, axis, key, boundary, lengths, k):
     """A chunk's summary per line along `axis` (carry_summary_width values), weighted sums of its
     samples in float64, on the host (a line's chunks may be on different devices; only these
     values cross them): e and h, the causal pass's last r values and the result's first r from
     zero state; under reflect and mirror the same of the mirror image, within the recursion's
     reach of the line's ends; under clamp the end samples. From the samples, not from a float32
     zero-state result: its roundings, independent from line to line once the other axes are
-    filtered, grow through the states' extrapolation (van Vliet σ 16: 1.7e-5, not 3e-7)."""
-    k = block_info[0]["chunk-location"][axis]
+    filtered, grow through the states' extrapolation (van Vliet σ 16: 1.7e-5, not 3e-7). `k`:
+    the chunk's place along the axis."""
     count, n = len(lengths), block.shape[axis]
     lines = block.shape[:axis] + block.shape[axis + 1:]
 
@@ -291,17 +294,33 @@ def _filter_chunk(block, states, ops, places):
     return y
 
 
-def _sums_then(block, axis, key, boundary, lengths, within, block_info=None):
-    """A chunk's summaries along `axis`, then `within` ({axis: Op}) applied to them in the chunk."""
-    return _on_lines(_sums(block, axis, key, boundary, lengths, block_info=block_info), within)
+def _summaries(block, index, specs):
+    """A chunk's summaries along each axis of `specs` (axis, key, boundary, lengths, within), each
+    with `within` ({axis: Op}) applied to it in the chunk: one task reads the chunk for them all."""
+    return tuple(_on_lines(_sums(block, axis, key, boundary, lengths, index[axis]), within)
+                 for axis, key, boundary, lengths, within in specs)
 
 
-def _input_sums(dx, axis, op, within):
-    r, lengths = len(op.feedback), tuple(dx.chunks[axis])
-    width = _carries.summary_width(r, op.boundary)
-    chunks = tuple((width,) * len(lengths) if a == axis else c for a, c in enumerate(dx.chunks))
-    return dx.map_blocks(_sums_then, axis, _key(op), op.boundary, lengths, within, chunks=chunks,
-                         meta=_host_meta(dx))
+class _Sums(typing.NamedTuple):
+    """One axis's summaries: the chunks of `array` (with `chunks`), or where `item` is given, that
+    item of each chunk of `array` (a chunk's summaries of every axis, computed together)."""
+    array: object
+    item: typing.Optional[int]
+    chunks: tuple
+
+    def task(self, index):
+        key = (self.array.name,) + tuple(index)
+        return key if self.item is None else (operator.getitem, key, self.item)
+
+    def as_array(self):
+        if self.item is None:
+            return self.array
+        return self.array.map_blocks(operator.getitem, self.item, chunks=self.chunks, dtype=np.float64,
+                                     meta=np.empty((0,) * len(self.chunks), np.float64))
+
+    def line_bytes(self, axis):
+        """The bytes of one line of chunks along `axis`, the largest."""
+        return 8 * sum(self.chunks[axis]) * math.prod(max(c) for a, c in enumerate(self.chunks) if a != axis)
 
 
 def _iir_axis(dx, axis, op):
@@ -327,43 +346,41 @@ def _line_exactly(pieces, axis, op):
 
 
 def _exactly(sums, axis, op):
-    """A recursion along `axis` of summaries: each line of chunks gathered and filtered whole in
-    one task where that is small (the result one chunk along `axis`), else across the chunks as
-    any array."""
+    """A recursion along `axis` of summaries (_Sums): each line of chunks gathered and filtered
+    whole in one task where that is small (the result one chunk along `axis`), else across the
+    chunks as any array."""
     import itertools
 
     import dask.array as da
     from dask.base import tokenize
     from dask.highlevelgraph import HighLevelGraph
 
-    if sums.nbytes * len(sums.chunks[axis]) / sums.npartitions > _WHOLE_SUMMARY_BYTES:
-        return _iir_axis(sums, axis, op)
-    name = "exactly-" + tokenize(sums, axis, _key(op), op.boundary)
+    chunks = tuple((sum(c),) if a == axis else c for a, c in enumerate(sums.chunks))
+    if sums.line_bytes(axis) > _WHOLE_SUMMARY_BYTES:
+        return _Sums(_iir_axis(sums.as_array(), axis, op), None, sums.chunks)
+    name = "exactly-" + tokenize(sums.array.name, sums.item, axis, _key(op), op.boundary)
     graph = {}
     count = len(sums.chunks[axis])
     for line in itertools.product(*(range(len(c)) for a, c in enumerate(sums.chunks) if a != axis)):
-        keys = [(sums.name,) + line[:axis] + (k,) + line[axis:] for k in range(count)]
-        graph[(name,) + line[:axis] + (0,) + line[axis:]] = (_line_exactly, keys, axis, op)
-    chunks = tuple((sum(c),) if a == axis else c for a, c in enumerate(sums.chunks))
-    layers = HighLevelGraph.from_collections(name, graph, dependencies=[sums])
-    return da.Array(layers, name, chunks, meta=sums._meta)
+        pieces = [sums.task(line[:axis] + (k,) + line[axis:]) for k in range(count)]
+        graph[(name,) + line[:axis] + (0,) + line[axis:]] = (_line_exactly, pieces, axis, op)
+    layers = HighLevelGraph.from_collections(name, graph, dependencies=[sums.array])
+    return _Sums(da.Array(layers, name, chunks, meta=_host_meta(sums.array)), None, chunks)
 
 
 def _piece(sums, grid, index):
-    """A task reading the part of `sums` at chunk `index` of the grid `grid` (the data's chunks):
-    where `sums` is one chunk along an axis the grid cuts, that chunk's rows at the index."""
-    import operator
-
-    key, cut = [sums.name], []
+    """A task reading the part of `sums` (_Sums) at chunk `index` of the grid `grid` (the data's
+    chunks): where `sums` is one chunk along an axis the grid cuts, that chunk's rows at the index."""
+    at, cut = [], []
     for a, k in enumerate(index):
         if len(sums.chunks[a]) == 1 and len(grid[a]) > 1:
             start = sum(grid[a][:k])
-            key.append(0)
+            at.append(0)
             cut.append(slice(start, start + grid[a][k]))
         else:
-            key.append(k)
+            at.append(k)
             cut.append(slice(None))
-    return (operator.getitem, tuple(key), tuple(cut))
+    return (operator.getitem, sums.task(at), tuple(cut))
 
 
 def _iir_axes(dx, ops):
@@ -391,17 +408,27 @@ def _iir_axes(dx, ops):
     name = "carried-" + token
     graph, dependencies, solves = {}, [dx], {}
     grid = [range(len(c)) for c in dx.chunks]
+    # Within each chunk's task: the axes whole in their chunks, exactly, and the later axes'
+    # zero-state passes; across the chunks (below), the earlier axes' exact recursions.
+    specs = []
     for axis in multi:
-        op, lengths = ops[axis], tuple(dx.chunks[axis])
-        # Within each chunk's task: the axes whole in their chunks, exactly, and the later axes'
-        # zero-state passes; across the chunks, the earlier axes' exact recursions.
         within = {b: ops[b] for b in axes if b not in multi}
         within.update({b: _none(ops[b]) for b in multi if b > axis})
-        sums = _input_sums(dx, axis, op, within)
+        specs.append((axis, _key(ops[axis]), ops[axis].boundary, tuple(dx.chunks[axis]), within))
+    summaries_name = "summaries-" + token
+    layer = {(summaries_name,) + index: (_summaries, (dx.name,) + index, index, specs)
+             for index in itertools.product(*grid)}
+    summaries = da.Array(HighLevelGraph.from_collections(summaries_name, layer, dependencies=[dx]), summaries_name,
+                         dx.chunks, meta=np.empty((0,) * dx.ndim, object))
+    for i, axis in enumerate(multi):
+        op, lengths = ops[axis], tuple(dx.chunks[axis])
+        width = _carries.summary_width(len(op.feedback), op.boundary)
+        sums = _Sums(summaries, i, tuple((width,) * len(lengths) if a == axis else c
+                                         for a, c in enumerate(dx.chunks)))
         for b in multi:
             if b < axis:
                 sums = _exactly(sums, b, ops[b])
-        dependencies.append(sums)
+        dependencies.append(sums.array)
         solves[axis] = f"carries-{axis}-{token}"
         solve = functools.partial(_solve_line, axis=axis, key=_key(op), lengths=lengths, boundary=op.boundary)
         for line in itertools.product(*(g for a, g in enumerate(grid) if a != axis)):
