@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -131,6 +132,14 @@ PYBIND11_MODULE(_cascade, m) {
     bind_fir2d(m);
     bind_carries(m);
     m.def("iir", &run_iir);
+    // `with SerialCalls():` the CPU pipelines this thread calls run on it alone (cascade/device.h).
+    struct Serial {
+        std::optional<cascade::SerialCalls> scope;
+    };
+    py::class_<Serial>(m, "SerialCalls")
+        .def(py::init<>())
+        .def("__enter__", [](Serial &s) { s.scope.emplace(); })
+        .def("__exit__", [](Serial &s, const py::args &) { s.scope.reset(); });
     m.def("gaussian", &run_gaussian);
     m.def("summed_area_table", &run_sat);
     m.def("bspline_prefilter", [](int degree) {

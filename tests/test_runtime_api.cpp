@@ -63,6 +63,31 @@ TEST_P(PlanThreads, IirPlanGivesTheSameResultFromSeveralThreadsAtOnce) {
             reference::filter_2d({g, g}, reference::plane(input, c), Boundary::reflect), 1e-5));
 }
 
+TEST(SerialCalls, PlansRunInsideTheScopeGiveThePooledResultFromEveryThread) {
+    auto rng = testing::rng_for_test();
+    const Image input = testing::random_image(rng, 301, 257, 1);  // strips on several threads when pooled
+    const RecursiveFilter g = van_vliet_gaussian(4.0);
+    IirPlan plan({g, g}, input.width, input.height, {Boundary::mirror, DeviceChoice::cpu});
+    Image pooled(input.width, input.height, 1);
+    plan.run(input, pooled);
+    std::vector<Image> outputs(3, Image(input.width, input.height, 1));
+    for (Image &o : outputs) std::fill(o.data.begin(), o.data.end(), NAN);
+    std::vector<std::thread> threads;
+    for (Image &o : outputs)
+        threads.emplace_back([&] {
+            SerialCalls outer;
+            {
+                SerialCalls inner;  // nested: the outer scope still holds after it
+            }
+            plan.run(input, o);
+        });
+    for (std::thread &t : threads) t.join();
+    for (const Image &o : outputs) EXPECT_EQ(o.data, pooled.data);
+    Image after(input.width, input.height, 1);
+    plan.run(input, after);  // outside every scope: pooled again
+    EXPECT_EQ(after.data, pooled.data);
+}
+
 TEST_P(PlanThreads, GaussianPlansOfEveryMethodShareAcrossThreads) {
     auto rng = testing::rng_for_test();
     const Image input = testing::random_image(rng, 64, 45, 1);

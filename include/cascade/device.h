@@ -38,4 +38,19 @@ Device plan_device(DeviceChoice choice);
 // through options.
 DeviceChoice choice_of(Device device);
 
+// While one lives, the CPU pipelines this thread calls run their parallel loops on this thread
+// alone: for a caller that spreads its own work over the cores, one piece a thread (the Python
+// package's Dask tasks), where each call's own threads would crowd the cores (8192² in 1024²
+// chunks on 2 cores, two tasks at a time: van Vliet 207–210 ms, serial calls 187–190). Scopes nest.
+class SerialCalls {
+public:
+    SerialCalls();
+    ~SerialCalls();
+    SerialCalls(const SerialCalls &) = delete;
+    SerialCalls &operator=(const SerialCalls &) = delete;
+
+private:
+    bool previous_;
+};
+
 }  // namespace cascade

@@ -6,9 +6,11 @@ chunks solves every chunk's entering states from them, and each chunk adds its r
 those states; the result equals the whole-array call for any chunking. An FIR (scipy's truncated
 Gaussians, the box, a recursive Gaussian's numerator) reads a halo of its reach instead."""
 
+import contextlib
 import functools
 import math
 import operator
+import threading
 import typing
 
 import numpy as np
@@ -40,6 +42,32 @@ def _on_device(function):
         return function(block, *args, **kwargs)
 
     return run
+
+
+def _shares_cores():
+    """Whether this task runs beside others of its scheduler, one a core: on a thread of dask's
+    threaded scheduler or of a distributed worker of several threads, not on the caller's own
+    (the synchronous scheduler) or a scheduler's only thread."""
+    if threading.current_thread() is threading.main_thread():
+        return False
+    try:
+        from distributed import get_worker
+
+        return getattr(get_worker(), "nthreads", 1) > 1
+    except (ImportError, ValueError):  # not in a distributed worker
+        import dask
+
+        return dask.config.get("num_workers", None) != 1
+
+
+def _in_task(arrays):
+    """The context of a chunk's native calls: its device's; on the host, beside other tasks, its
+    pipelines each on the task's thread alone (their own threads would crowd the cores)."""
+    stack = contextlib.ExitStack()
+    stack.enter_context(arrays.context())
+    if not arrays.cuda and _shares_cores():
+        stack.enter_context(_native.serial_calls())
+    return stack
 
 
 def _host(a):
@@ -94,7 +122,7 @@ def _fir_block(block, steps, halo, block_info=None):
     arrays = Arrays(block)
     info = block_info[0]
     y = block
-    with arrays.context():
+    with _in_task(arrays):
         for i, (axis, op, cast) in enumerate(steps):
             k, count = info["chunk-location"][axis], info["num-chunks"][axis]
             periodic = op.boundary == "periodic"
@@ -268,7 +296,7 @@ def _pass(block, ops):
     pair)."""
     arrays = Arrays(block)
     out = arrays.xp.empty(block.shape, block.dtype)
-    with arrays.context():
+    with _in_task(arrays):
         filter_axes(arrays, block, out, ops)
     return out
 

@@ -33,6 +33,11 @@ def iir(arrays, src, dst, fy, fx, boundary):
                  float(fx[0]), boundary, arrays.stream)
 
 
+def serial_calls():
+    """A context in which the CPU pipelines this thread calls run on it alone."""
+    return _cascade.SerialCalls()
+
+
 def gaussian(arrays, src, dst, sigma, method, boundary):
     """A recursive Gaussian of both H and W, of one sigma."""
     _cascade.gaussian(_capsule(arrays, src), _capsule(arrays, dst), float(sigma), float(sigma), method, boundary,
