@@ -113,13 +113,19 @@ def per_gpu_workers(args):
     # Work stealing off: the chunks stay on the worker of their GPU. NVML's diagnostics off: this
     # Dask predates the pynvml that returns names as str.
     os.environ["DASK_DISTRIBUTED__DIAGNOSTICS__NVML"] = "False"
-    dask.config.set({"distributed.scheduler.work-stealing": False, "distributed.diagnostics.nvml": False})
+    # A worker's first calls compile the kernels for the device (seconds each, while its tasks
+    # keep its event loop waiting): connections to it wait that out rather than 30 s.
+    timeouts = {"DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "600s", "DASK_DISTRIBUTED__COMM__TIMEOUTS__TCP": "600s"}
+    os.environ.update(timeouts)
+    dask.config.set({"distributed.scheduler.work-stealing": False, "distributed.diagnostics.nvml": False,
+                     "distributed.comm.timeouts.connect": "600s", "distributed.comm.timeouts.tcp": "600s"})
     n = cupy.cuda.runtime.getDeviceCount()
     print(f"{n} × {cupy.cuda.runtime.getDeviceProperties(0)['name'].decode()}; {args.size}² float32, chunks "
           f"{args.chunk}², gaussian_filter σ {args.sigma:g} ({args.method}), one worker process per GPU")
     rates = {}
     for count in (1, n):
-        specs = {f"gpu{d}": {"cls": Nanny, "options": {"nthreads": 2, "env": {"CUDA_VISIBLE_DEVICES": str(d)}}}
+        specs = {f"gpu{d}": {"cls": Nanny, "options": {"nthreads": 2, "env": {"CUDA_VISIBLE_DEVICES": str(d),
+                                                                             **timeouts}}}
                  for d in range(count)}
         with SpecCluster(workers=specs, scheduler={"cls": Scheduler, "options": {"dashboard_address": None}},
                          asynchronous=False) as cluster, Client(cluster) as client:
