@@ -250,10 +250,13 @@ bool has_avx2() {
     return yes;
 }
 
+// By kind and size, not by the dtype object: an array unpickled on a Dask worker may carry an
+// equal dtype that is not NumPy's own instance.
 bool is_f64(const py::array &a) {
-    if (a.dtype().is(py::dtype::of<double>())) return true;
-    if (!a.dtype().is(py::dtype::of<float>())) throw Error("internal: float32 or float64 lines");
-    return false;
+    const py::dtype t = a.dtype();
+    if (t.kind() != 'f' || (a.itemsize() != 4 && a.itemsize() != 8) || !t.attr("isnative").cast<bool>())
+        throw Error("internal: float32 or float64 lines");
+    return a.itemsize() == 8;
 }
 
 // Σ_i weights[i, j]·lines[:, a + i, :] in float64, (before, k, after): a chunk's summary terms.

@@ -3,6 +3,7 @@
 // x contiguous, on the host or on a CUDA device in place, on the caller's stream. Small on
 // purpose: it compiles against an installed Cascade with only pybind11 and dlpack.h beside it
 // (docs/python.md).
+#include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
 #include <map>
@@ -126,6 +127,10 @@ PYBIND11_MODULE(_cascade, m) {
     // Repeated calls keep their intermediates' device memory instead of allocating and freeing it
     // (cuMemFree synchronises the device) on every call, as `cascade bench` does.
     halide_reuse_device_allocations(nullptr, true);
+    // pybind11 finds NumPy's C API on its first array, by an import inside a C++ static's
+    // initialisation: made there by two threads at once (a Dask worker's first two tasks), one
+    // waits on the static holding the GIL while the other's import waits for the GIL. Here, once.
+    (void)py::array_t<double>(1);
     m.def("release", &release);
     py::register_exception<Error>(m, "Error", PyExc_ValueError);
     bind_correlate(m);
