@@ -1,5 +1,6 @@
 // Chunked recursions against the whole line: every mode, random stable filters of order 1 to 3,
-// lines of 1 to 61 samples cut into random chunks (of one sample too), in double.
+// lines of 1 to 1500 samples (past the recursion's reach, where the sums and responses stop) cut
+// into random chunks (of one sample too), in double.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -49,7 +50,7 @@ TEST(Carries, ChunkedLinesEqualTheWholeLine) {
     for (Boundary boundary : {Boundary::none, Boundary::zero, Boundary::clamp, Boundary::periodic,
                               Boundary::reflect, Boundary::mirror})
         for (int order = 1; order <= 3; order++)
-            for (int n : {1, 2, 3, 7, 20, 61}) {
+            for (int n : {1, 2, 3, 7, 20, 61, 1500}) {
                 const RecursiveFilter f = random_filter(rng, order);
                 cascade::reference::Matrix x(n, 1);
                 for (int i = 0; i < n; i++) x(i, 0) = sample(rng);
@@ -85,7 +86,7 @@ TEST(Carries, LinesSideBySideEqualEachLineAlone) {
     for (Boundary boundary : {Boundary::none, Boundary::zero, Boundary::clamp, Boundary::periodic,
                               Boundary::reflect, Boundary::mirror})
         for (int order = 1; order <= 3; order++)
-            for (int n : {1, 2, 9, 40}) {
+            for (int n : {1, 2, 9, 40, 1200}) {
                 const RecursiveFilter f = random_filter(rng, order);
                 std::vector<double> x(size_t(n) * m);
                 for (double &v : x) v = sample(rng);

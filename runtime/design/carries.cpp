@@ -163,22 +163,24 @@ void summarize_chunk(const RecursiveFilter &filter, Boundary boundary, const dou
     const int r = filter.order();
     const int width = carry_summary_width(r, boundary);
     // The sums for every line at once, the lines innermost: each row of samples read once, in order.
+    // Only the rows within the recursion's reach of the chunk's end (e) and start (h) weigh
+    // anything: past it a weight is below 1e-20 of the first.
+    const int span = carry_reach(filter) + r;
     Rows acc(size_t(width) * size_t(lines));
     const auto sums = [&](const ChunkCarries &c, int from, bool reverse, int column) {
         // Σ_i x[from + i]·W[i, :] for W = we then wh, the rows reversed for a mirror image
-        double *e = &acc[size_t(column) * lines], *h = &acc[size_t(column + r) * lines];
-        for (int i = 0; i < c.n; i++) {
-            const double *row = x + (from + i) * stride;
-            const size_t w = size_t(reverse ? c.n - 1 - i : i) * r;
-            for (int j = 0; j < r; j++) {
-                const double we = c.we[w + j], wh = c.wh[w + j];
-                double *ej = e + j * lines, *hj = h + j * lines;
-                for (int64_t l = 0; l < lines; l++) {
-                    ej[l] += we * row[l];
-                    hj[l] += wh * row[l];
+        const auto add = [&](const std::vector<double> &weights, int first, int last, double *out) {
+            for (int w = first; w < last; w++) {
+                const double *row = x + (from + (reverse ? c.n - 1 - w : w)) * stride;
+                for (int j = 0; j < r; j++) {
+                    const double weight = weights[size_t(w) * r + j];
+                    double *o = out + j * lines;
+                    for (int64_t l = 0; l < lines; l++) o[l] += weight * row[l];
                 }
             }
-        }
+        };
+        add(c.we, std::max(0, c.n - span), c.n, &acc[size_t(column) * lines]);
+        add(c.wh, 0, std::min(c.n, span), &acc[size_t(column + r) * lines]);
     };
     sums(cached(filter, n), 0, false, 0);
     if (reflecting(boundary)) {
@@ -320,14 +322,21 @@ void recurse_from_states(const RecursiveFilter &filter, const double *states, co
     Rows s(size_t(2 * r) * size_t(lines));  // the states by state, the lines innermost
     for (int64_t l = 0; l < lines; l++)
         for (int j = 0; j < 2 * r; j++) s[size_t(j) * lines + l] = states[l * 2 * r + j];
-    for (int i = 0; i < n; i++) {
-        double *row = y + i * stride;
-        for (int j = 0; j < r; j++) {
-            const double gu = c.gu[size_t(i) * r + j], gv = c.gv[size_t(i) * r + j];
-            const double *u = &s[size_t(j) * lines], *v = &s[size_t(r + j) * lines];
-            for (int64_t l = 0; l < lines; l++) row[l] += gu * u[l] + gv * v[l];
+    // U's response within the recursion's reach of the start, V's of the end (past it, below
+    // 1e-20 of the state).
+    const int span = carry_reach(filter) + r;
+    const auto respond = [&](const std::vector<double> &g, int first, int last, const double *state) {
+        for (int i = first; i < last; i++) {
+            double *row = y + i * stride;
+            for (int j = 0; j < r; j++) {
+                const double gij = g[size_t(i) * r + j];
+                const double *sj = state + size_t(j) * lines;
+                for (int64_t l = 0; l < lines; l++) row[l] += gij * sj[l];
+            }
         }
-    }
+    };
+    respond(c.gu, 0, std::min(n, span), s.data());
+    respond(c.gv, std::max(0, n - span), n, s.data() + size_t(r) * lines);
 }
 
 }  // namespace cascade
