@@ -243,6 +243,7 @@ void solve_carries(const RecursiveFilter &filter, Boundary boundary, const std::
         for (int j = 0; j < r; j++) tail_constant[size_t(j)] += through[size_t(j)];
     }
     Rows us(size_t(M + 1) * r, 0.0), w(size_t(M) * r, 0.0), v(size_t(r), 0.0), t(size_t(r), 0.0);
+    Rows total_e(size_t(r), 0.0), f(size_t(r), 0.0);  // the circular solves' accumulators
     for (int64_t line = 0; line < lines; line++) {
         const double *sum = summaries + line * K * width;
         double *out = states + line * K * 2 * r;
@@ -250,7 +251,7 @@ void solve_carries(const RecursiveFilter &filter, Boundary boundary, const std::
         double *u = us.data();
         std::fill_n(u, r, 0.0);
         if (circular) {
-            std::vector<double> total_e(size_t(r), 0.0);
+            std::fill(total_e.begin(), total_e.end(), 0.0);
             for (const Segment &s : segs) {
                 times(s.c->lc, total_e.data(), t.data(), r);
                 for (int j = 0; j < r; j++) total_e[size_t(j)] = t[size_t(j)] + e(s)[j];
@@ -270,7 +271,7 @@ void solve_carries(const RecursiveFilter &filter, Boundary boundary, const std::
         }
         std::fill(v.begin(), v.end(), 0.0);
         if (circular) {
-            std::vector<double> f(size_t(r), 0.0);
+            std::fill(f.begin(), f.end(), 0.0);
             for (int j = M - 1; j >= 0; j--) {
                 times(segs[size_t(j)].c->mv, f.data(), t.data(), r);
                 for (int i = 0; i < r; i++) f[size_t(i)] = t[size_t(i)] + w[size_t(j) * r + i];
