@@ -242,55 +242,85 @@ void solve_carries(const RecursiveFilter &filter, Boundary boundary, const std::
         times(tail->mv, settled.data(), through.data(), r);
         for (int j = 0; j < r; j++) tail_constant[size_t(j)] += through[size_t(j)];
     }
-    Rows us(size_t(M + 1) * r, 0.0), w(size_t(M) * r, 0.0), v(size_t(r), 0.0), t(size_t(r), 0.0);
-    Rows total_e(size_t(r), 0.0), f(size_t(r), 0.0);  // the circular solves' accumulators
-    for (int64_t line = 0; line < lines; line++) {
-        const double *sum = summaries + line * K * width;
-        double *out = states + line * K * 2 * r;
-        const auto e = [&](const Segment &s) { return sum + size_t(s.chunk) * width + s.column; };
-        double *u = us.data();
-        std::fill_n(u, r, 0.0);
-        if (circular) {
-            std::fill(total_e.begin(), total_e.end(), 0.0);
-            for (const Segment &s : segs) {
-                times(s.c->lc, total_e.data(), t.data(), r);
-                for (int j = 0; j < r; j++) total_e[size_t(j)] = t[size_t(j)] + e(s)[j];
+    // Blocks of lines, the lines innermost: every r-vector below is r rows of L values.
+    constexpr int64_t kBlock = 64;
+    const size_t rb = size_t(r) * kBlock;
+    Rows us((M + 1) * rb), w(M * rb), v(rb), t(rb), acc(rb), es(M * 2 * rb);
+    // y = m·x, r × r times r × L
+    const auto times_lines = [&](const Rows &m, const double *x, double *y, int64_t L) {
+        for (int i = 0; i < r; i++) {
+            double *yi = y + i * L;
+            std::fill_n(yi, L, 0.0);
+            for (int k = 0; k < r; k++) {
+                const double a = m[size_t(i) * r + k];
+                const double *xk = x + k * L;
+                for (int64_t l = 0; l < L; l++) yi[l] += a * xk[l];
             }
-            times(u_solve, total_e.data(), u, r);
+        }
+    };
+    for (int64_t first = 0; first < lines; first += kBlock) {
+        const int64_t L = std::min(kBlock, lines - first);
+        const double *sum = summaries + first * K * width;
+        const auto at = [&](int64_t l, int chunk, int column) {
+            return sum[(l * K + chunk) * width + column];
+        };
+        // Each segment's e and h, by line.
+        for (int j = 0; j < M; j++)
+            for (int i = 0; i < 2 * r; i++)
+                for (int64_t l = 0; l < L; l++)
+                    es[(size_t(j) * 2 * r + i) * L + l] =
+                        at(l, segs[size_t(j)].chunk, segs[size_t(j)].column + i);
+        const auto e = [&](int j) { return &es[size_t(j) * 2 * r * L]; };
+        const auto h = [&](int j) { return &es[(size_t(j) * 2 * r + r) * L]; };
+        double *u = us.data();
+        std::fill_n(u, r * L, 0.0);
+        if (circular) {
+            std::fill_n(acc.data(), r * L, 0.0);
+            for (int j = 0; j < M; j++) {
+                times_lines(segs[size_t(j)].c->lc, acc.data(), t.data(), L);
+                for (int64_t i = 0; i < r * L; i++) acc[size_t(i)] = t[size_t(i)] + e(j)[i];
+            }
+            times_lines(u_solve, acc.data(), u, L);
         } else if (boundary == Boundary::clamp) {
-            std::fill_n(u, r, steady * sum[2 * r]);
+            for (int i = 0; i < r; i++)
+                for (int64_t l = 0; l < L; l++) u[i * L + l] = steady * at(l, 0, 2 * r);
         }
         for (int j = 0; j < M; j++) {
-            const Segment &s = segs[size_t(j)];
-            times(s.c->lc, &us[size_t(j) * r], &us[size_t(j + 1) * r], r);
-            times(s.c->mu, &us[size_t(j) * r], &w[size_t(j) * r], r);
-            for (int i = 0; i < r; i++) {
-                us[size_t(j + 1) * r + i] += e(s)[i];
-                w[size_t(j) * r + i] += e(s)[r + i];
+            const Segment &seg = segs[size_t(j)];
+            double *next = &us[(j + 1) * r * L], *wj = &w[j * r * L];
+            times_lines(seg.c->lc, &us[j * r * L], next, L);
+            times_lines(seg.c->mu, &us[j * r * L], wj, L);
+            for (int64_t i = 0; i < r * L; i++) {
+                next[i] += e(j)[i];
+                wj[i] += h(j)[i];
             }
         }
-        std::fill(v.begin(), v.end(), 0.0);
+        std::fill_n(v.data(), r * L, 0.0);
         if (circular) {
-            std::fill(f.begin(), f.end(), 0.0);
+            std::fill_n(acc.data(), r * L, 0.0);
             for (int j = M - 1; j >= 0; j--) {
-                times(segs[size_t(j)].c->mv, f.data(), t.data(), r);
-                for (int i = 0; i < r; i++) f[size_t(i)] = t[size_t(i)] + w[size_t(j) * r + i];
+                times_lines(segs[size_t(j)].c->mv, acc.data(), t.data(), L);
+                for (int64_t i = 0; i < r * L; i++) acc[size_t(i)] = t[size_t(i)] + w[j * r * L + i];
             }
-            times(v_solve, f.data(), v.data(), r);
+            times_lines(v_solve, acc.data(), v.data(), L);
         } else if (tail) {
-            times(tail->mu, &us[size_t(M) * r], v.data(), r);
-            if (boundary == Boundary::clamp) {
-                const double edge = sum[size_t(K - 1) * width + 2 * r + 1];
-                for (int i = 0; i < r; i++) v[size_t(i)] += edge * tail_constant[size_t(i)];
-            }
+            times_lines(tail->mu, &us[M * r * L], v.data(), L);
+            if (boundary == Boundary::clamp)
+                for (int i = 0; i < r; i++)
+                    for (int64_t l = 0; l < L; l++)
+                        v[i * L + l] += at(l, K - 1, 2 * r + 1) * tail_constant[size_t(i)];
         }
         for (int j = M - 1; j >= 0; j--) {
-            if (j < K) {
-                std::copy_n(&us[size_t(j) * r], r, out + size_t(j) * 2 * r);
-                std::copy_n(v.data(), r, out + size_t(j) * 2 * r + r);
-            }
-            times(segs[size_t(j)].c->mv, v.data(), t.data(), r);
-            for (int i = 0; i < r; i++) v[size_t(i)] = t[size_t(i)] + w[size_t(j) * r + i];
+            if (j < K)
+                for (int64_t l = 0; l < L; l++) {
+                    double *out = states + ((first + l) * K + j) * 2 * r;
+                    for (int i = 0; i < r; i++) {
+                        out[i] = us[(j * r + i) * L + l];
+                        out[r + i] = v[i * L + l];
+                    }
+                }
+            times_lines(segs[size_t(j)].c->mv, v.data(), t.data(), L);
+            for (int64_t i = 0; i < r * L; i++) v[size_t(i)] = t[size_t(i)] + w[j * r * L + i];
         }
     }
 }
