@@ -93,6 +93,22 @@ def test_long_lines_across_many_chunks():
         check_chunked("spline_filter 5", x.astype(np.float64), mode, ((1, 2), (129, 1000, 2871)))
 
 
+def test_summaries_too_large_to_gather_run_across_the_chunks(monkeypatch):
+    """Where one line of an axis's summaries would pass what one task gathers, the earlier axes'
+    recursions run on the summaries across their chunks, as on any array: the same result."""
+    from cascade import _dask
+
+    monkeypatch.setattr(_dask, "_WHOLE_SUMMARY_BYTES", 0)
+    lazy = FILTERS["gaussian vanvliet"](da.from_array(random_array((37, 53), np.float32), chunks=(10, 20)), "reflect")
+    assert sum(name.startswith("carried-") for name in lazy.dask.layers) > 1  # the summaries' own carries
+    for shape, chunks in (((37, 53), ((10, 27), (20, 20, 13))), ((6, 9, 17), ((2, 4), (5, 4), (17,)))):
+        for dtype in (np.float32, np.float64):
+            x = random_array(shape, dtype)
+            for mode in MODES:
+                check_chunked("gaussian vanvliet", x, mode, chunks)
+                check_chunked("iir_filter", x, mode, chunks)
+
+
 FIRS = ["gaussian fir", "gaussian order 1", "gaussian_laplace", "gaussian_gradient_magnitude", "uniform_filter"]
 
 
