@@ -84,6 +84,7 @@ def cases_cpu(quick):
         ("gaussian_filter sigma 4", image, lambda m, x: m.gaussian_filter(x, 4.0)),
         ("gaussian_filter sigma 4 volume float64", volume, lambda m, x: m.gaussian_filter(x, 4.0)),
         ("spline_filter order 3", image.astype(np.float64), lambda m, x: m.spline_filter(x, 3)),
+        ("spline_filter order 3 volume float64", volume, lambda m, x: m.spline_filter(x, 3)),
         ("uniform_filter size 31", image, lambda m, x: m.uniform_filter(x, 31)),
     ], theirs, np.asarray, median_ms_cpu
 
