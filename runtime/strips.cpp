@@ -7,11 +7,11 @@ namespace cascade {
 
 int strips_height(int overlap, int height, int threads, int sample_bytes) {
     // Taller strips spread the windows' overlap over more rows: σ 30 (overlap 548) 51.2 ms at 4096²
-    // on 2 cores with 512 rows (128: 82.7); overlap 30, 27.2 with 64 (128: 29.0). Why 128 at σ 4:
-    // 512-row strips (8 MB a strip at 4096 columns) vary by up to 30% from call to call. float64
-    // takes 128 rows from the smallest overlaps (the cubic spline's prefilter, overlap 28, 2048²:
-    // 5.54 ms against 5.90 with 64, 5.89 with 256).
-    const int preferred = overlap <= 32 && sample_bytes < 8 ? 64 : overlap <= 128 ? 128 : 512;
+    // on 2 cores with 512 rows (128: 82.7). float32 up to an overlap of 128 takes 256 rows (van
+    // Vliet σ 4, overlap 30, 2 cores: 4096² 15.7 ms against 18.1 with 64; 2048² 3.7 against 4.4;
+    // σ 8 at 2048² 4.0 against 4.7 with 128). float64 takes 128 from the smallest overlaps (the
+    // cubic spline's prefilter, overlap 28, 2048²: 5.4 ms against 5.9 with 64, 5.5 with 256).
+    const int preferred = overlap > 128 ? 512 : sample_bytes < 8 ? 256 : 128;
     // But every thread needs a strip of its own. One each, not more: a strip's window reaches the
     // overlap past both its ends, which on a short image costs more than the threads' imbalance
     // (van Vliet σ 16 on 2 cores: 1024², 512-row strips 0.84 ms, four a thread 1.61; 512², 0.24

@@ -279,13 +279,15 @@ TEST(StripsOverlap, TheRowsReachWholeVectors) {
     EXPECT_EQ(strips_row_overlap({slow}), -1);
 }
 
-// Strips of 64 rows where the overlap is small, 128 to an overlap of 128, 512 past it, but never
-// fewer than one strip a thread while a strip can stay 64 rows.
+// Strips of 256 rows (float64: 128) to an overlap of 128, 512 past it, but never fewer than one
+// strip a thread while a strip can stay 64 rows.
 TEST(StripsHeight, GrowsWithTheOverlapWhileEveryThreadKeepsStrips) {
-    EXPECT_EQ(strips_height(16, 4096, 2), 64);
-    EXPECT_EQ(strips_height(74, 4096, 2), 128);
+    EXPECT_EQ(strips_height(16, 4096, 2), 256);
+    EXPECT_EQ(strips_height(16, 4096, 2, 8), 128);
+    EXPECT_EQ(strips_height(74, 4096, 2), 256);
     EXPECT_EQ(strips_height(146, 4096, 2), 512);
-    EXPECT_EQ(strips_height(74, 1024, 2), 128);
+    EXPECT_EQ(strips_height(74, 1024, 2), 256);
+    EXPECT_EQ(strips_height(74, 300, 2), 128);
     EXPECT_EQ(strips_height(300, 1024, 2), 512);
     EXPECT_EQ(strips_height(548, 512, 2), 256);
     EXPECT_EQ(strips_height(548, 4096, 16), 256);
