@@ -292,9 +292,10 @@ void add_rows(const py::array &lines, int64_t a, const Array &g, const Array &st
         states.shape(1) != r || states.shape(2) != y.after)
         throw Error("internal: a correction's shapes disagree with the lines'");
     const bool f64 = is_f64(lines);
-    std::vector<double> gt(size_t(m) * r);  // g by state, for lines along the last axis
-    for (int64_t i = 0; i < m; i++)
-        for (int j = 0; j < r; j++) gt[size_t(j) * m + i] = g.data()[i * r + j];
+    std::vector<double> gt(y.after == 1 ? size_t(m) * r : 0);  // g by state, for lines along the last axis
+    if (y.after == 1)
+        for (int64_t i = 0; i < m; i++)
+            for (int j = 0; j < r; j++) gt[size_t(j) * m + i] = g.data()[i * r + j];
     py::gil_scoped_release release;
     if (f64) {
         (has_avx2() ? add_avx2<double> : add_plain<double>)(y, a, g.data(), gt.data(), m, r, states.data());

@@ -10,6 +10,7 @@ import contextlib
 import functools
 import math
 import operator
+import sys
 import threading
 import typing
 
@@ -50,14 +51,17 @@ def _shares_cores():
     (the synchronous scheduler) or a scheduler's only thread."""
     if threading.current_thread() is threading.main_thread():
         return False
-    try:
-        from distributed import get_worker
+    # A distributed worker has imported distributed; elsewhere it need not be installed, and a
+    # failed import on every task would search the path every time.
+    distributed = sys.modules.get("distributed")
+    if distributed is not None:
+        try:
+            return getattr(distributed.get_worker(), "nthreads", 1) > 1
+        except ValueError:  # not in a distributed worker
+            pass
+    import dask
 
-        return getattr(get_worker(), "nthreads", 1) > 1
-    except (ImportError, ValueError):  # not in a distributed worker
-        import dask
-
-        return dask.config.get("num_workers", None) != 1
+    return dask.config.get("num_workers", None) != 1
 
 
 def _in_task(arrays):

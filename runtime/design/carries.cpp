@@ -19,30 +19,39 @@ namespace {
 
 using Rows = std::vector<double>;  // row-major, m columns
 
+// y[i] = b·x[i] − Σ_k a_k·y[i−k] for i = 0..n−1, row i at i·stride (a negative stride runs up
+// the rows), `lines` values a row side by side. The r rows before y[0] hold the state where `past`,
+// else it is zero. y may be x: each row is read before it is written.
+void scan(double b, const std::vector<double> &a, const double *x, double *y, int n, std::ptrdiff_t stride,
+          int64_t lines, bool past) {
+    const int r = int(a.size());
+    for (int i = 0; i < n; i++) {
+        double *row = y + i * stride;
+        const double *in = x + i * stride;
+        for (int64_t l = 0; l < lines; l++) row[l] = b * in[l];
+        for (int k = 1; k <= (past ? r : std::min(r, i)); k++) {
+            const double *before = y + (i - k) * stride;
+            for (int64_t l = 0; l < lines; l++) row[l] -= a[size_t(k - 1)] * before[l];
+        }
+    }
+}
+
 // y[i] = b·z[i] − Σ_k a_k·y[i−k] down the rows of z (n × m), past = y[−r..−1] (r × m).
 Rows causal(double b, const std::vector<double> &a, const Rows &z, const Rows &past, int n, int m) {
     const int r = int(a.size());
     Rows ext(size_t(r + n) * m);
     std::copy(past.begin(), past.end(), ext.begin());
-    for (int i = 0; i < n; i++)
-        for (int c = 0; c < m; c++) {
-            double v = b * z[size_t(i) * m + c];
-            for (int k = 1; k <= r; k++) v -= a[k - 1] * ext[size_t(r + i - k) * m + c];
-            ext[size_t(r + i) * m + c] = v;
-        }
+    scan(b, a, z.data(), ext.data() + size_t(r) * m, n, m, m, true);
     return Rows(ext.begin() + size_t(r) * m, ext.end());
-}
-
-Rows reversed_rows(const Rows &z, int n, int m) {
-    Rows out(z.size());
-    for (int i = 0; i < n; i++) std::copy_n(&z[size_t(n - 1 - i) * m], m, &out[size_t(i) * m]);
-    return out;
 }
 
 // y[i] = b·z[i] − Σ_k a_k·y[i+k] up the rows, future = y[n..n+r−1].
 Rows anticausal(double b, const std::vector<double> &a, const Rows &z, const Rows &future, int n, int m) {
-    const int r = int(a.size());
-    return reversed_rows(causal(b, a, reversed_rows(z, n, m), reversed_rows(future, r, m), n, m), n, m);
+    Rows ext(size_t(n) * m + future.size());
+    std::copy(future.begin(), future.end(), ext.begin() + size_t(n) * m);
+    if (n) scan(b, a, &z[size_t(n - 1) * m], &ext[size_t(n - 1) * m], n, -std::ptrdiff_t(m), m, true);
+    ext.resize(size_t(n) * m);
+    return ext;
 }
 
 Rows identity(int r) {
@@ -62,12 +71,16 @@ Rows stacked_rows(const Rows &top, int top_rows, const Rows &bottom, int from, i
     return out;
 }
 
-// y = M·x for an r × r M.
-void times(const Rows &m, const double *x, double *y, int r) {
+// y = M·x for an r × r M, x and y r rows of `lines` values side by side.
+void times(const Rows &m, const double *x, double *y, int r, int64_t lines = 1) {
     for (int i = 0; i < r; i++) {
-        double v = 0;
-        for (int j = 0; j < r; j++) v += m[size_t(i) * r + j] * x[j];
-        y[i] = v;
+        double *yi = y + i * lines;
+        std::fill_n(yi, lines, 0.0);
+        for (int k = 0; k < r; k++) {
+            const double mik = m[size_t(i) * r + k];
+            const double *xk = x + k * lines;
+            for (int64_t l = 0; l < lines; l++) yi[l] += mik * xk[l];
+        }
     }
 }
 
@@ -246,18 +259,6 @@ void solve_carries(const RecursiveFilter &filter, Boundary boundary, const std::
     constexpr int64_t kBlock = 64;
     const size_t rb = size_t(r) * kBlock;
     Rows us((M + 1) * rb), w(M * rb), v(rb), t(rb), acc(rb), es(M * 2 * rb);
-    // y = m·x, r × r times r × L
-    const auto times_lines = [&](const Rows &m, const double *x, double *y, int64_t L) {
-        for (int i = 0; i < r; i++) {
-            double *yi = y + i * L;
-            std::fill_n(yi, L, 0.0);
-            for (int k = 0; k < r; k++) {
-                const double a = m[size_t(i) * r + k];
-                const double *xk = x + k * L;
-                for (int64_t l = 0; l < L; l++) yi[l] += a * xk[l];
-            }
-        }
-    };
     for (int64_t first = 0; first < lines; first += kBlock) {
         const int64_t L = std::min(kBlock, lines - first);
         const double *sum = summaries + first * K * width;
@@ -277,10 +278,10 @@ void solve_carries(const RecursiveFilter &filter, Boundary boundary, const std::
         if (circular) {
             std::fill_n(acc.data(), r * L, 0.0);
             for (int j = 0; j < M; j++) {
-                times_lines(segs[size_t(j)].c->lc, acc.data(), t.data(), L);
+                times(segs[size_t(j)].c->lc, acc.data(), t.data(), r, L);
                 for (int64_t i = 0; i < r * L; i++) acc[size_t(i)] = t[size_t(i)] + e(j)[i];
             }
-            times_lines(u_solve, acc.data(), u, L);
+            times(u_solve, acc.data(), u, r, L);
         } else if (boundary == Boundary::clamp) {
             for (int i = 0; i < r; i++)
                 for (int64_t l = 0; l < L; l++) u[i * L + l] = steady * at(l, 0, 2 * r);
@@ -288,8 +289,8 @@ void solve_carries(const RecursiveFilter &filter, Boundary boundary, const std::
         for (int j = 0; j < M; j++) {
             const Segment &seg = segs[size_t(j)];
             double *next = &us[(j + 1) * r * L], *wj = &w[j * r * L];
-            times_lines(seg.c->lc, &us[j * r * L], next, L);
-            times_lines(seg.c->mu, &us[j * r * L], wj, L);
+            times(seg.c->lc, &us[j * r * L], next, r, L);
+            times(seg.c->mu, &us[j * r * L], wj, r, L);
             for (int64_t i = 0; i < r * L; i++) {
                 next[i] += e(j)[i];
                 wj[i] += h(j)[i];
@@ -299,12 +300,12 @@ void solve_carries(const RecursiveFilter &filter, Boundary boundary, const std::
         if (circular) {
             std::fill_n(acc.data(), r * L, 0.0);
             for (int j = M - 1; j >= 0; j--) {
-                times_lines(segs[size_t(j)].c->mv, acc.data(), t.data(), L);
+                times(segs[size_t(j)].c->mv, acc.data(), t.data(), r, L);
                 for (int64_t i = 0; i < r * L; i++) acc[size_t(i)] = t[size_t(i)] + w[j * r * L + i];
             }
-            times_lines(v_solve, acc.data(), v.data(), L);
+            times(v_solve, acc.data(), v.data(), r, L);
         } else if (tail) {
-            times_lines(tail->mu, &us[M * r * L], v.data(), L);
+            times(tail->mu, &us[M * r * L], v.data(), r, L);
             if (boundary == Boundary::clamp)
                 for (int i = 0; i < r; i++)
                     for (int64_t l = 0; l < L; l++)
@@ -319,7 +320,7 @@ void solve_carries(const RecursiveFilter &filter, Boundary boundary, const std::
                         out[r + i] = v[i * L + l];
                     }
                 }
-            times_lines(segs[size_t(j)].c->mv, v.data(), t.data(), L);
+            times(segs[size_t(j)].c->mv, v.data(), t.data(), r, L);
             for (int64_t i = 0; i < r * L; i++) v[size_t(i)] = t[size_t(i)] + w[j * r * L + i];
         }
     }
@@ -331,25 +332,9 @@ void recurse_from_states(const RecursiveFilter &filter, const double *states, co
     const ChunkCarries &c = cached(filter, n);
     const double b = filter.gain;
     const std::vector<double> &a = filter.feedback;
-    // y0 in y itself, row by row, the lines innermost (y may be x: each row is read before it is
-    // written): the causal pass down, then the anticausal pass up.
-    for (int i = 0; i < n; i++) {
-        double *row = y + i * stride;
-        const double *in = x + i * stride;
-        for (int64_t l = 0; l < lines; l++) row[l] = b * in[l];
-        for (int k = 1; k <= std::min(r, i); k++) {
-            const double *past = y + (i - k) * stride;
-            for (int64_t l = 0; l < lines; l++) row[l] -= a[size_t(k - 1)] * past[l];
-        }
-    }
-    for (int i = n - 1; i >= 0; i--) {
-        double *row = y + i * stride;
-        for (int64_t l = 0; l < lines; l++) row[l] *= b;
-        for (int k = 1; k <= std::min(r, n - 1 - i); k++) {
-            const double *future = y + (i + k) * stride;
-            for (int64_t l = 0; l < lines; l++) row[l] -= a[size_t(k - 1)] * future[l];
-        }
-    }
+    // y0 in y itself, the lines innermost: the causal pass down, then the anticausal pass up.
+    scan(b, a, x, y, n, stride, lines, false);
+    if (n) scan(b, a, y + (n - 1) * stride, y + (n - 1) * stride, n, -stride, lines, false);
     Rows s(size_t(2 * r) * size_t(lines));  // the states by state, the lines innermost
     for (int64_t l = 0; l < lines; l++)
         for (int j = 0; j < 2 * r; j++) s[size_t(j) * lines + l] = states[l * 2 * r + j];
