@@ -174,10 +174,31 @@ def _lines(a, axis):
     return a.reshape(int(np.prod(shape[:axis])), shape[axis], int(np.prod(shape[axis + 1:])))
 
 
-def _mul(matrix, lines):
-    """matrix (k × m) times each line of `lines` (before, m, after): (before, k, after)."""
+# Device copies of the carries' matrices (host arrays that _carries keeps), by the matrix, its
+# type and the device: every chunk's products use the same few, and a copy to the device waits
+# for the transfer. The matrix is kept with its copy, so that its id names it alone.
+_DEVICE_MATRICES = {}
+
+
+def _device_matrix(xp, matrix, dtype):
+    if xp is np:
+        return np.asarray(matrix, dtype=dtype)
+    key = (id(matrix), np.dtype(dtype).str, xp.cuda.Device().id)
+    kept = _DEVICE_MATRICES.get(key)
+    if kept is None or kept[0] is not matrix:
+        if len(_DEVICE_MATRICES) > 1024:
+            _DEVICE_MATRICES.clear()
+        kept = _DEVICE_MATRICES[key] = (matrix, xp.asarray(matrix, dtype=dtype))
+    return kept[1]
+
+
+def _mul(matrix, lines, transposed=False):
+    """matrix (k × m; m × k transposed) times each line of `lines` (before, m, after):
+    (before, k, after)."""
     xp = _module(lines)
-    m = xp.asarray(matrix, dtype=lines.dtype)
+    m = _device_matrix(xp, matrix, lines.dtype)
+    if transposed:
+        m = m.T
     if lines.shape[2] == 1:
         return (lines[:, :, 0] @ m.T)[:, :, None]
     return m @ lines
@@ -207,13 +228,12 @@ def _sums64(weights, lines):
     before, rows, after = lines.shape
     step = max(1, (1 << 24) // max(rows, 1))
     out = xp.empty((before, weights.shape[1], after), np.float64)
-    w = weights.T
     if after == 1:
         for i in range(0, before, step):
-            out[i:i + step] = _mul(w, lines[i:i + step].astype(np.float64))
+            out[i:i + step] = _mul(weights, lines[i:i + step].astype(np.float64), transposed=True)
     else:
         for i in range(0, after, step):
-            out[:, :, i:i + step] = _mul(w, lines[:, :, i:i + step].astype(np.float64))
+            out[:, :, i:i + step] = _mul(weights, lines[:, :, i:i + step].astype(np.float64), transposed=True)
     return out
 
 
@@ -235,12 +255,14 @@ def _sums(block, axis, key, boundary, lengths, k):
     the chunk's place along the axis."""
     count, n = len(lengths), block.shape[axis]
     lines = block.shape[:axis] + block.shape[axis + 1:]
+    xp = _module(block)
 
+    # On a GPU every part stays there until the summary is whole: one transfer to the host.
     def summed(rows, weights):
         if rows[1] <= rows[0]:
-            return np.zeros((int(np.prod(lines[:axis], dtype=np.int64)), weights.shape[1],
+            return xp.zeros((int(np.prod(lines[:axis], dtype=np.int64)), weights.shape[1],
                              int(np.prod(lines[axis:], dtype=np.int64))))
-        return _host(_sums64(weights, _rows_of(block, axis, *rows)))
+        return _sums64(weights, _rows_of(block, axis, *rows))
 
     itemsize = block.dtype.itemsize
     parts = [summed(rows, w) for rows, w in _carries.state_weights(key, n, itemsize)]
@@ -250,11 +272,10 @@ def _sums(block, axis, key, boundary, lengths, k):
             for rows, w in _carries.mirrored_weights(key, n, boundary, k == 0, k == count - 1, itemsize):
                 parts.append(summed(rows, w))
         else:  # far from the line's ends a chunk's mirror image counts for nothing
-            parts += [np.zeros_like(parts[0])] * 2
+            parts += [xp.zeros_like(parts[0])] * 2
     elif boundary == "clamp":
-        parts += [_host(_rows_of(block, axis, 0, 1)).astype(np.float64),
-                  _host(_rows_of(block, axis, n - 1, n)).astype(np.float64)]
-    sums = np.concatenate(parts, axis=1)  # (before, width, after)
+        parts += [_rows_of(block, axis, 0, 1).astype(np.float64), _rows_of(block, axis, n - 1, n).astype(np.float64)]
+    sums = _host(xp.concatenate(parts, axis=1))  # (before, width, after)
     return sums.reshape(block.shape[:axis] + (sums.shape[1],) + block.shape[axis + 1:])
 
 
