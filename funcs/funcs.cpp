@@ -1,20 +1,27 @@
-// The Func-level API: the project's algebra (generators/) over a user's Func, padded by the
-// filter's margin where a boundary asks for an extension, and the project's schedules (schedules/).
+// The Func-level API: the project's algebra (algebra/) over a user's Func, the prebuilt CPU
+// variants' strips or the serial scans padded by the filter's margin, and the project's schedules
+// (schedules/).
 #include "cascade/funcs.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <optional>
 #include <string>
 
+#include "algebra/boundary.h"
+#include "algebra/iir_strips.h"
+#include "algebra/recursive_filter.h"
+#include "algebra/twoway.h"
 #include "cascade/bspline.h"
 #include "cascade/deriche.h"
 #include "cascade/error.h"
 #include "cascade/twoway.h"
-#include "algebra/boundary.h"
-#include "algebra/recursive_filter.h"
-#include "algebra/twoway.h"
 #include "runtime/design/boundary_tables.h"
+#include "runtime/design/level.h"
+#include "runtime/strips.h"
 #include "schedules/rt_schedule.h"
+#include "schedules/strips_schedule.h"
 #include "schedules/twoway_schedule.h"
 
 namespace cascade::funcs {
@@ -22,10 +29,11 @@ namespace cascade::funcs {
 using namespace Halide;
 
 struct Filtered::Stages {
-    std::vector<Pass> scans;          // recursive passes and prefix sums
-    std::vector<TwoWayStep> two_way;  // Lee et al.'s steps
-    std::vector<Func> maps;           // point-wise stages read by scans (FIR numerators, box rows)
-    Func view;                        // what the user gets, with their Func's arguments
+    std::vector<Pass> scans;               // recursive passes and prefix sums
+    std::vector<TwoWayStep> two_way;       // Lee et al.'s steps
+    std::vector<Func> maps;                // point-wise stages read by scans (FIR numerators, box rows)
+    std::optional<IirStripsFuncs> strips;  // the blocked path on a CPU target
+    Func view;                             // what the user gets, with their Func's arguments
 };
 
 namespace {
@@ -96,11 +104,15 @@ void add_passes(Filtered::Stages &s, Func &current, const std::vector<Coefficien
         }
 }
 
+// Sections as constant coefficients, a first-order section without the zero second feedback that
+// variant_sections gives it.
 std::vector<Coefficients> coefficients_of(const std::vector<RecursiveFilter> &sections) {
     std::vector<Coefficients> result;
     for (const RecursiveFilter &f : sections) {
         Coefficients k{Expr(float(f.gain)), {}};
-        for (double a : f.feedback) k.a.push_back(Expr(float(a)));
+        size_t order = f.feedback.size();
+        while (order > 1 && f.feedback[order - 1] == 0.0) order--;
+        for (size_t i = 0; i < order; i++) k.a.push_back(Expr(float(f.feedback[i])));
         result.push_back(k);
     }
     return result;
@@ -157,6 +169,99 @@ Filtered separable(Func input, const std::vector<Coefficients> &vertical,
     return Filtered(s);
 }
 
+// Rows per strip: what the prebuilt plans choose for float32 (runtime/strips.h) up to an overlap of
+// 128 on images of 512 rows or more, and for wider filters on images to 1024 rows on 2 threads. A
+// constant: a height computed in the pipeline from the image's leaves Halide 14 unable to bound a
+// strip's windows (van Vliet σ 4 at 2048², 1266 ms against 13.8).
+constexpr int kStripRows = 256;
+
+// The blocked path on a CPU target: the prebuilt variants' strips over `input`, the columns'
+// windows reaching `overlap` rows past each strip, the rows `row_overlap` columns past each end
+// under an exact boundary, about the image's level where `level_gain` is defined.
+Filtered strips(Func input, const std::vector<Coefficients> &vertical,
+                const std::vector<Coefficients> &horizontal, Boundary boundary, Expr width, Expr height,
+                Expr overlap, Expr row_overlap, Expr level_gain) {
+    auto s = std::make_shared<Filtered::Stages>();
+    // Inlined into the windows' first reads: a point-wise producer of yours costs no pass of its
+    // own (schedule yours at the root where it is costly).
+    Func image = planar(input);
+    std::optional<StripsExtension> exact;
+    if (boundary != Boundary::none) exact = StripsExtension{Expr(int(boundary)), row_overlap, level_gain};
+    Func out(fresh("strips"));
+    s->strips = iir_strips(image, out, width, height, vertical, horizontal, overlap, kStripRows, exact);
+    s->view = view_of(out, input.dimensions(), 0, 0);
+    return Filtered(s);
+}
+
+// The strips of a filter known at generator time, or nothing where its reach passes the strips'
+// largest overlap.
+std::optional<Filtered> constant_strips(Func input, const Filter2D &filter, Boundary boundary, Expr width,
+                                        Expr height) {
+    const auto vertical = variant_sections(filter.vertical, false, int(to_sections(filter.vertical).size()));
+    const auto horizontal =
+        variant_sections(filter.horizontal, false, int(to_sections(filter.horizontal).size()));
+    const int overlap = strips_overlap(vertical), row_overlap = strips_row_overlap(horizontal);
+    if (overlap < 0 || row_overlap < 0) return std::nullopt;
+    const Expr level_gain =
+        about_level(filter, boundary) ? Expr(float(dc_response(vertical) * dc_response(horizontal))) : Expr();
+    return strips(input, coefficients_of(vertical), coefficients_of(horizontal), boundary, width, height,
+                  overlap, row_overlap, level_gain);
+}
+
+// A recursion's filter where its coefficients are constants.
+std::optional<RecursiveFilter> constant_filter(const Recursion &r) {
+    auto value = [](const Expr &e) -> std::optional<double> {
+        Expr simple = Internal::simplify(cast<double>(e));
+        if (const double *v = Internal::as_const_float(simple)) return *v;
+        if (const int64_t *i = Internal::as_const_int(simple)) return double(*i);
+        return std::nullopt;
+    };
+    RecursiveFilter f;
+    auto gain = value(r.gain);
+    if (!gain) return std::nullopt;
+    f.gain = *gain;
+    for (const Expr &a : r.feedback) {
+        auto v = value(a);
+        if (!v) return std::nullopt;
+        f.feedback.push_back(*v);
+    }
+    return f;
+}
+
+// The blocked path of a recursion per dimension given as Exprs: the strips of constants as a
+// filter known at generator time, else run-time coefficients in the direct form, reaching their
+// margins, about the level wherever the extension keeps a constant line constant (the filter is
+// not known to need it or not).
+std::optional<Filtered> recursion_strips(Func input, const Recursion &vertical, const Recursion &horizontal,
+                                         Boundary boundary, Expr width, Expr height) {
+    const auto v = constant_filter(vertical), h = constant_filter(horizontal);
+    if (v && h) {
+        require_stable(*v);
+        require_stable(*h);
+        return constant_strips(input, Filter2D{*v, *h}, boundary, width, height);
+    }
+    if (!vertical.margin.defined() || !horizontal.margin.defined())
+        throw Error(
+            "cascade::funcs: on the blocked path a recursion with run-time coefficients needs its margin "
+            "(Recursion::margin, margin_for); or take Path::serial");
+    auto dc = [](const Recursion &r) {
+        Expr sum = 1.0f;
+        for (const Expr &a : r.feedback) sum += cast<float>(a);
+        Expr d = cast<float>(r.gain) / sum;
+        return d * d;
+    };
+    const bool keeps_constants = boundary != Boundary::none && boundary != Boundary::zero;
+    const Expr overlap = max(vertical.margin, 1);
+    const Expr row_overlap =
+        (max(horizontal.margin, 1) + kStripsRowAlignment - 1) / kStripsRowAlignment * kStripsRowAlignment;
+    return strips(input, {coefficients_of(vertical)}, {coefficients_of(horizontal)}, boundary, width, height,
+                  overlap, row_overlap, keeps_constants ? dc(vertical) * dc(horizontal) : Expr());
+}
+
+bool blocked_on_cpu(const Target &target, Path path) {
+    return path == Path::blocked && !target.has_gpu_feature();
+}
+
 }  // namespace
 
 Recursion constant(const RecursiveFilter &filter) {
@@ -168,8 +273,19 @@ Recursion constant(const RecursiveFilter &filter) {
 
 Func Filtered::func() const { return stages_->view; }
 
-Func Filtered::schedule(const Target &target) const {
+Func Filtered::schedule(const Target &target) const { return schedule(target, Func()); }
+
+Func Filtered::schedule(const Target &target, Func consumer) const {
     const bool gpu = target.has_gpu_feature();
+    if (stages_->strips) {
+        if (gpu)
+            throw Error(
+                "cascade::funcs: this filter was built for a CPU target (the strips); give the call the "
+                "GPU target to schedule it there");
+        IirStripsFuncs f = *stages_->strips;
+        if (!consumer.defined()) f.output.compute_root();
+        schedule_strips_cpu(f, target.natural_vector_size(Float(32)), consumer);
+    }
     // A Func no stage is named after: every scan is computed at the root.
     if (gpu) {
         schedule_rt_cuda(stages_->scans, {}, {}, Func());
@@ -197,20 +313,25 @@ Func Filtered::schedule(const Target &target) const {
 }
 
 Filtered iir(Func input, const Recursion &vertical, const Recursion &horizontal, Boundary boundary,
-             Expr width, Expr height) {
+             Expr width, Expr height, const Target &target, Path path) {
+    if (blocked_on_cpu(target, path))
+        if (auto f = recursion_strips(input, vertical, horizontal, boundary, width, height)) return *f;
     return separable(input, {coefficients_of(vertical)}, {coefficients_of(horizontal)}, boundary, width,
                      height, margin_of(horizontal, boundary), margin_of(vertical, boundary));
 }
 
-Filtered bspline(Func input, int degree, Boundary boundary, Expr width, Expr height) {
+Filtered bspline(Func input, int degree, Boundary boundary, Expr width, Expr height, const Target &target,
+                 Path path) {
     const RecursiveFilter f = bspline_prefilter(degree);
+    if (blocked_on_cpu(target, path))
+        if (auto s = constant_strips(input, Filter2D{f, f}, boundary, width, height)) return *s;
     const Expr m = boundary == Boundary::none ? Expr(0) : Expr(margin_for(f));
     const auto sections = coefficients_of(to_sections(f));
     return separable(input, sections, sections, boundary, width, height, m, m);
 }
 
-Filtered gaussian(Func input, double sigma, GaussianMethod method, Boundary boundary, Expr width,
-                  Expr height) {
+Filtered gaussian(Func input, double sigma, GaussianMethod method, Boundary boundary, Expr width, Expr height,
+                  const Target &target, Path path) {
     if (method == GaussianMethod::twoway) {
         const TwoWayGaussian g = two_way_gaussian(sigma);
         const int radius = int(g.kernel.size() / 2);
@@ -246,6 +367,8 @@ Filtered gaussian(Func input, double sigma, GaussianMethod method, Boundary boun
     }
     if (method == GaussianMethod::vanvliet) {
         const RecursiveFilter f = van_vliet_gaussian(sigma);
+        if (blocked_on_cpu(target, path))
+            if (auto s = constant_strips(input, Filter2D{f, f}, boundary, width, height)) return *s;
         const Expr m = boundary == Boundary::none ? Expr(0) : Expr(margin_for(f));
         const auto sections = coefficients_of(to_sections(f));
         return separable(input, sections, sections, boundary, width, height, m, m);

@@ -12,27 +12,14 @@ const int kColumnTile = 256;
 // Row vectors in lockstep along the rows: independent recurrences that hide the FMA latency.
 const int kRowVectors = 8;
 
-}  // namespace
-
-// Per strip (the parallel loop): per tile of columns, the column passes vectorised across them;
-// their result restaged rows-innermost, so that the row passes run down 8-row vectors (the
-// strip's vectors unrolled: independent recurrences in flight); and transposed back into the
-// output. Halide 14 builds each restaged vector from 8 lane inserts, also through an 8 × 8 block
-// staged in registers (`Func::in`): 12.0 ms at 4096² on 2 cores, order 1 (with that block: 12.8).
-void schedule_strips_cpu(IirStripsFuncs &f, int lanes) {
-    const std::vector<Var> a = f.output.args();  // x, y, c
-    const Var x = a[0], y = a[1], c = a[2];
-    Var xo("xo"), xi("xi"), yo("yo"), yi("yi"), yii("yii"), tile("tile"), strip("strip");
-    f.output.split(y, yo, yi, f.strip, TailStrategy::GuardWithIf)
-        .split(x, xo, xi, lanes, TailStrategy::GuardWithIf)
-        .split(yi, yi, yii, lanes, TailStrategy::GuardWithIf)
-        .reorder(xi, yii, xo, yi, yo, c)
-        .vectorize(xi)
-        .unroll(yii)
-        .fuse(yo, c, strip)
-        .parallel(strip);
-
-    f.rows.compute_at(f.output, strip)
+// The rows of each strip, computed at `last`'s strip loop, by their own variables (the
+// consumer's may be named otherwise): their result restaged rows-innermost, so that the row passes
+// run down 8-row vectors.
+void schedule_rows(IirStripsFuncs &f, Func last, Var strip, int lanes) {
+    const std::vector<Var> r = f.rows.args();  // x, y, c
+    const Var x = r[0], y = r[1], c = r[2];
+    Var xo("xo"), xi("xi"), yo("yo"), yi("yi"), tile("tile");
+    f.rows.compute_at(last, strip)
         .reorder_storage(y, x, c)
         .split(x, tile, x, kColumnTile, TailStrategy::GuardWithIf)
         .split(x, xo, xi, lanes, TailStrategy::GuardWithIf)
@@ -51,6 +38,32 @@ void schedule_strips_cpu(IirStripsFuncs &f, int lanes) {
             .reorder(yi, vector, f.row_scans[n].x, group)
             .vectorize(yi)
             .unroll(vector);
+}
+
+}  // namespace
+
+// Per strip (the parallel loop): per tile of columns, the column passes vectorised across them;
+// their result restaged rows-innermost, so that the row passes run down 8-row vectors (the
+// strip's vectors unrolled: independent recurrences in flight); and transposed back into the
+// output. Halide 14 builds each restaged vector from 8 lane inserts, also through an 8 × 8 block
+// staged in registers (`Func::in`): 12.0 ms at 4096² on 2 cores, order 1 (with that block: 12.8).
+void schedule_strips_cpu(IirStripsFuncs &f, int lanes, Func consumer) {
+    Func last = consumer.defined() ? consumer : f.output;
+    const std::vector<Var> a = last.args();  // x, y[, c]
+    const Var x = a[0], y = a[1];
+    Var xo("xo"), xi("xi"), yo("yo"), yi("yi"), yii("yii"), tile("tile"), strip("strip");
+    last.split(y, yo, yi, f.strip, TailStrategy::GuardWithIf)
+        .split(x, xo, xi, lanes, TailStrategy::GuardWithIf)
+        .split(yi, yi, yii, lanes, TailStrategy::GuardWithIf)
+        .vectorize(xi)
+        .unroll(yii);
+    if (a.size() > 2) {
+        last.reorder(xi, yii, xo, yi, yo, a[2]).fuse(yo, a[2], strip).parallel(strip);
+    } else {
+        last.reorder(xi, yii, xo, yi, yo).rename(yo, strip).parallel(strip);
+    }
+
+    schedule_rows(f, last, strip, lanes);
 
     // The folds and the level are a few values an image, read once a row, column or channel.
     for (Func fold : {f.row_fold, f.column_fold, f.level})

@@ -4,7 +4,10 @@
 
 namespace cascade {
 
-// `lanes`: the target's natural float32 vector width.
-void schedule_strips_cpu(IirStripsFuncs &f, int lanes);
+// `lanes`: the target's natural vector width for the samples. `consumer`, where defined, takes the
+// strips' loop in place of f.output (then inlined into it): a Func of (x, y) or (x, y, c) that
+// reads the filter's result where it writes, e.g. the pipeline's output, so that no image-sized
+// buffer holds the result between them.
+void schedule_strips_cpu(IirStripsFuncs &f, int lanes, Halide::Func consumer = Halide::Func());
 
 }  // namespace cascade

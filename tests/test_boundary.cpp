@@ -235,14 +235,14 @@ TEST(BoundaryLevel, OnlyPolesNearOneRunAboutTheLevel) {
     EXPECT_EQ(variant_for(0.8, Boundary::clamp), "iir_a6_exact");
     EXPECT_EQ(variant_for(0.9, Boundary::zero), "iir_a6_exact");
     EXPECT_EQ(variant_for(0.9, Boundary::none), "iir_a6");
-    // A negative pole near −1 amplifies alternation (runtime/iir.cpp, alternation_gain): level too.
+    // A negative pole near −1 amplifies alternation (runtime/design/level.h, alternation_gain): level too.
     EXPECT_EQ(variant_for(-0.9, Boundary::clamp), "iir_a6_exact_level");
     EXPECT_EQ(variant_for(-0.5, Boundary::clamp), "iir_a6_exact");
 }
 
 // A filter that amplifies the alternating line 2.7e7 times over a constant (poles −0.64 and
 // −0.69 ± 0.30i, unit DC gain): filtered about zero, algorithm 6 keeps a 1×1 image only to 3.0e−5;
-// about the level (runtime/iir.cpp, alternation_gain) every algorithm keeps it to float32's rounding.
+// about the level (runtime/design/level.h, alternation_gain) every algorithm keeps it to float32's rounding.
 TEST(BoundaryLevel, StrongAlternationGainKeepsAOneSampleImage) {
     std::string skipped;
     const std::vector<Algorithm> algorithms = testing::built_algorithms(

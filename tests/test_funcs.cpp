@@ -78,113 +78,155 @@ void expect_matches(Compiled &compiled, const std::function<Matrix(const Matrix 
     }
 }
 
+constexpr funcs::Path kPaths[] = {funcs::Path::blocked, funcs::Path::serial};
+
+std::string path_name(funcs::Path path) { return path == funcs::Path::blocked ? "blocked" : "serial"; }
+
 TEST(Funcs, IirOfEveryBoundaryMatchesTheExtendedDefinition) {
     auto rng = testing::rng_for_test();
     const RecursiveFilter vertical = testing::random_stable_filter(rng, 2, 0.8, true);
     const RecursiveFilter horizontal = testing::random_stable_filter(rng, 1, 0.9, false);
-    for (Boundary b : kBoundaries) {
-        Compiled f = compile([&](ImageParam &in) {
-            return funcs::iir(in, funcs::constant(vertical), funcs::constant(horizontal), b, in.width(),
-                              in.height())
-                .schedule(jit_target());
-        });
-        expect_matches(
-            f,
-            [&](const Matrix &X) {
-                return reference::filter_2d({vertical, horizontal}, X, b);
-            },
-            1e-5, boundary_name(b));
-    }
+    for (funcs::Path path : kPaths)
+        for (Boundary b : kBoundaries) {
+            Compiled f = compile([&](ImageParam &in) {
+                return funcs::iir(in, funcs::constant(vertical), funcs::constant(horizontal), b, in.width(),
+                                  in.height(), jit_target(), path)
+                    .schedule(jit_target());
+            });
+            expect_matches(
+                f,
+                [&](const Matrix &X) {
+                    return reference::filter_2d({vertical, horizontal}, X, b);
+                },
+                1e-5, path_name(path) + " " + boundary_name(b));
+        }
 }
 
 TEST(Funcs, IirTakesRunTimeCoefficientsAndMargin) {
-    Halide::Param<float> gain("gain"), a1("a1"), a2("a2");
-    Halide::Param<int> margin("margin");
-    Compiled f = compile([&](ImageParam &in) {
-        funcs::Recursion r{gain, {a1, a2}, margin};
-        return funcs::iir(in, r, r, Boundary::reflect, in.width(), in.height()).schedule(jit_target());
-    });
-    auto rng = testing::rng_for_test();
-    for (int trial = 0; trial < 2; trial++) {
-        const RecursiveFilter filter = testing::random_stable_filter(rng, 2, 0.85, trial == 1);
-        gain.set(float(filter.gain));
-        a1.set(float(filter.feedback[0]));
-        a2.set(float(filter.feedback[1]));
-        margin.set(margin_for(filter));
-        expect_matches(
-            f,
-            [&](const Matrix &X) {
-                return reference::filter_2d({filter, filter}, X, Boundary::reflect);
-            },
-            1e-5, "run-time coefficients");
+    for (funcs::Path path : kPaths) {
+        Halide::Param<float> gain("gain"), a1("a1"), a2("a2");
+        Halide::Param<int> margin("margin");
+        Compiled f = compile([&](ImageParam &in) {
+            funcs::Recursion r{gain, {a1, a2}, margin};
+            return funcs::iir(in, r, r, Boundary::reflect, in.width(), in.height(), jit_target(), path)
+                .schedule(jit_target());
+        });
+        auto rng = testing::rng_for_test();
+        for (int trial = 0; trial < 2; trial++) {
+            const RecursiveFilter filter = testing::random_stable_filter(rng, 2, 0.85, trial == 1);
+            gain.set(float(filter.gain));
+            a1.set(float(filter.feedback[0]));
+            a2.set(float(filter.feedback[1]));
+            margin.set(margin_for(filter));
+            expect_matches(
+                f,
+                [&](const Matrix &X) {
+                    return reference::filter_2d({filter, filter}, X, Boundary::reflect);
+                },
+                1e-5, path_name(path) + " run-time coefficients");
+        }
     }
 }
 
-TEST(Funcs, RunTimeCoefficientsWithoutAMarginAreRefusedForExtensions) {
+TEST(Funcs, RunTimeCoefficientsWithoutAMarginAreRefusedWhereTheyReachPastTheEdges) {
     Halide::Param<float> gain("gain"), a1("a1");
     Func in("in");
     Halide::Var x, y;
     in(x, y) = 0.0f;
     funcs::Recursion r{gain, {a1}, Halide::Expr()};
-    EXPECT_THROW(funcs::iir(in, r, r, Boundary::clamp, 8, 8), Error);
-    EXPECT_NO_THROW(funcs::iir(in, r, r, Boundary::none, 8, 8));
+    EXPECT_THROW(funcs::iir(in, r, r, Boundary::clamp, 8, 8, jit_target(), funcs::Path::serial), Error);
+    EXPECT_NO_THROW(funcs::iir(in, r, r, Boundary::none, 8, 8, jit_target(), funcs::Path::serial));
+    // The strips' windows reach past every strip, whatever the boundary.
+    EXPECT_THROW(funcs::iir(in, r, r, Boundary::none, 8, 8, jit_target()), Error);
 }
 
 TEST(Funcs, RefusesFuncsOfOtherDimensions) {
     Func in("in");
     Halide::Var x;
     in(x) = 0.0f;
-    EXPECT_THROW(funcs::gaussian(in, 2.0, Boundary::none, 8, 8), Error);
+    EXPECT_THROW(funcs::gaussian(in, 2.0, Boundary::none, 8, 8, jit_target()), Error);
     EXPECT_THROW(funcs::box(in, -1, Boundary::none, 8, 8), Error);
+}
+
+TEST(Funcs, AFilterBuiltForTheCpuRefusesAGpuSchedule) {
+    Func in("in");
+    Halide::Var x, y;
+    in(x, y) = 0.0f;
+    funcs::Filtered f = funcs::gaussian(in, 2.0, Boundary::reflect, 64, 64, jit_target());
+    EXPECT_THROW(f.schedule(Halide::Target("host-cuda")), Error);
+}
+
+// The strips across several strips and column tiles, each window folding at both edges.
+TEST(Funcs, BlockedGaussianOnAnImageOfManyStrips) {
+    const double sigma = 3.0;
+    const RecursiveFilter g = van_vliet_gaussian(sigma);
+    for (Boundary b : {Boundary::none, Boundary::clamp, Boundary::mirror}) {
+        Compiled f = compile([&](ImageParam &in) {
+            return funcs::gaussian(in, sigma, b, in.width(), in.height(), jit_target())
+                .schedule(jit_target());
+        });
+        auto rng = testing::rng_for_test();
+        const Image image = testing::random_image(rng, 301, 523, 1);
+        const auto got = run(f, image);
+        EXPECT_TRUE(testing::within_relative_l2(
+            got[0], reference::filter_2d({g, g}, reference::plane(image, 0), b), 1e-5))
+            << boundary_name(b);
+    }
 }
 
 TEST(Funcs, GaussianOfEveryMethodMatchesItsDefinition) {
     const double sigma = 2.5;
     for (GaussianMethod method : {GaussianMethod::vanvliet, GaussianMethod::deriche2,
                                   GaussianMethod::deriche4, GaussianMethod::twoway}) {
-        for (Boundary b : {Boundary::none, Boundary::reflect, Boundary::periodic}) {
-            Compiled f = compile([&](ImageParam &in) {
-                return funcs::gaussian(in, sigma, method, b, in.width(), in.height()).schedule(jit_target());
-            });
-            std::function<Matrix(const Matrix &)> expected;
-            if (method == GaussianMethod::vanvliet) {
-                const RecursiveFilter g = van_vliet_gaussian(sigma);
-                expected = [=](const Matrix &X) { return reference::filter_2d({g, g}, X, b); };
-            } else if (method == GaussianMethod::twoway) {
-                const TwoWayGaussian g = two_way_gaussian(sigma);
-                expected = [=](const Matrix &X) { return reference::two_way_2d(g, X, b); };
-            } else {
-                const FirIirGaussian g =
-                    method == GaussianMethod::deriche2 ? deriche2_gaussian(sigma) : deriche4_gaussian(sigma);
-                // The numerator and the all-pole pair of the image extended past their reach.
-                const int pad = int(decay_length({g.pass}, 1e-20)) + int(g.taps.size());
-                expected = [=](const Matrix &X) {
-                    // none: the numerator reads zeros, the all-pole passes start from zero states.
-                    if (b == Boundary::none) return reference::fir_iir_2d(g, X);
-                    const Matrix E = reference::extended(X, b, pad);
-                    return Matrix(reference::fir_iir_2d(g, E).block(pad, pad, X.rows(), X.cols()));
-                };
+        for (funcs::Path path : kPaths)
+            for (Boundary b : {Boundary::none, Boundary::reflect, Boundary::periodic}) {
+                // Only van Vliet's Gaussian has a blocked path (the others take the serial one).
+                if (path == funcs::Path::blocked && method != GaussianMethod::vanvliet) continue;
+                Compiled f = compile([&](ImageParam &in) {
+                    return funcs::gaussian(in, sigma, method, b, in.width(), in.height(), jit_target(), path)
+                        .schedule(jit_target());
+                });
+                std::function<Matrix(const Matrix &)> expected;
+                if (method == GaussianMethod::vanvliet) {
+                    const RecursiveFilter g = van_vliet_gaussian(sigma);
+                    expected = [=](const Matrix &X) { return reference::filter_2d({g, g}, X, b); };
+                } else if (method == GaussianMethod::twoway) {
+                    const TwoWayGaussian g = two_way_gaussian(sigma);
+                    expected = [=](const Matrix &X) { return reference::two_way_2d(g, X, b); };
+                } else {
+                    const FirIirGaussian g = method == GaussianMethod::deriche2 ? deriche2_gaussian(sigma)
+                                                                                : deriche4_gaussian(sigma);
+                    // The numerator and the all-pole pair of the image extended past their reach.
+                    const int pad = int(decay_length({g.pass}, 1e-20)) + int(g.taps.size());
+                    expected = [=](const Matrix &X) {
+                        // none: the numerator reads zeros, the all-pole passes start from zero states.
+                        if (b == Boundary::none) return reference::fir_iir_2d(g, X);
+                        const Matrix E = reference::extended(X, b, pad);
+                        return Matrix(reference::fir_iir_2d(g, E).block(pad, pad, X.rows(), X.cols()));
+                    };
+                }
+                expect_matches(f, expected, 1e-5,
+                               path_name(path) + " " + gaussian_method_name(method) + " " + boundary_name(b));
             }
-            expect_matches(f, expected, 1e-5,
-                           std::string(gaussian_method_name(method)) + " " + boundary_name(b));
-        }
     }
 }
 
 TEST(Funcs, BsplinePrefilterMatchesTheExtendedDefinition) {
-    for (int degree : {3, 5}) {
-        const RecursiveFilter f = bspline_prefilter(degree);
-        Compiled compiled = compile([&](ImageParam &in) {
-            return funcs::bspline(in, degree, Boundary::mirror, in.width(), in.height())
-                .schedule(jit_target());
-        });
-        expect_matches(
-            compiled,
-            [&](const Matrix &X) {
-                return reference::filter_2d({f, f}, X, Boundary::mirror);
-            },
-            1e-5, "degree " + std::to_string(degree));
-    }
+    for (funcs::Path path : kPaths)
+        for (int degree : {3, 5}) {
+            const RecursiveFilter f = bspline_prefilter(degree);
+            Compiled compiled = compile([&](ImageParam &in) {
+                return funcs::bspline(in, degree, Boundary::mirror, in.width(), in.height(), jit_target(),
+                                      path)
+                    .schedule(jit_target());
+            });
+            expect_matches(
+                compiled,
+                [&](const Matrix &X) {
+                    return reference::filter_2d({f, f}, X, Boundary::mirror);
+                },
+                1e-5, path_name(path) + " degree " + std::to_string(degree));
+        }
 }
 
 TEST(Funcs, SummedAreaTableIsExactForIntegers) {

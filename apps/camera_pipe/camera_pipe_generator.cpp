@@ -84,8 +84,9 @@ public:
 
         // The base layer: Cascade's recursive Gaussian of the log luminance (van Vliet et al.),
         // exact at the edges for the image extended by half-sample reflection.
-        cascade::funcs::Filtered base = cascade::funcs::gaussian(
-            log_luma, float(base_sigma), GaussianMethod::vanvliet, Boundary::reflect, width, height);
+        cascade::funcs::Filtered base =
+            cascade::funcs::gaussian(log_luma, float(base_sigma), GaussianMethod::vanvliet, Boundary::reflect,
+                                     width, height, get_target());
         Func base_layer = base.func();
 
         // The image's mean log luminance (the log of Reinhard's key), which the tone mapping
@@ -125,8 +126,9 @@ public:
         // exact at the edges for whole-sample mirroring.
         Func luma("luma");
         luma(x, y) = 0.2126f * curved(x, y, 0) + 0.7152f * curved(x, y, 1) + 0.0722f * curved(x, y, 2);
-        cascade::funcs::Filtered blur = cascade::funcs::gaussian(
-            luma, float(sharpen_sigma), GaussianMethod::vanvliet, Boundary::mirror, width, height);
+        cascade::funcs::Filtered blur =
+            cascade::funcs::gaussian(luma, float(sharpen_sigma), GaussianMethod::vanvliet, Boundary::mirror,
+                                     width, height, get_target());
         Func blurred = blur.func();
         // The same step is added to the three channels (edges gain no colour), rolled off softly
         // (s·room/(room + s), slope 1 at 0) below what the pixel's brightest channel has left

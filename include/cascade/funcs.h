@@ -4,15 +4,25 @@
 // arguments; schedule() maps the filter's own stages with Cascade's schedules for your target
 // (CPU or CUDA), so that it compiles into your one AOT library beside your stages.
 //
-//   Func blurred = cascade::funcs::gaussian(input, 4.0, cascade::Boundary::reflect, w, h)
+//   Func blurred = cascade::funcs::gaussian(input, 4.0, cascade::Boundary::reflect, w, h, get_target())
 //                      .schedule(get_target());
 //
-// Exact boundaries: the filter of the image extended past its edges (boundary.h), computed by
-// running every recursion from `margin` samples past each edge, where its impulse response has
-// fallen below 1e−9 of its peak (cascade::margin_for, filter.h): exact to float32 rounding. Each
-// axis is extended only for its own passes. The margin grows with the filter's reach (210 samples
-// for van Vliet's Gaussian at σ = 4, 927 at σ = 24), so on small images a wide blur's exact
-// boundary costs several times `none`, which reads nothing past the edges.
+// Each call builds the realisation of `path` for the target it is given (schedule() takes the
+// same target):
+// - Path::blocked, on a CPU target: the row strips with overlapped column windows that the
+//   prebuilt CPU variants run (algebra/iir_strips.h, docs/algorithms.md), with their schedule:
+//   each strip's columns filtered over a window reaching `overlap` rows past it, then its rows,
+//   strips in parallel, vectors across columns and rows. Exact boundaries read the extension at
+//   folded rows and columns, no margin. Filters whose reach passes the strips' largest overlap
+//   (a Gaussian past σ ≈ 56), deriche2/deriche4 and twoway Gaussians, and every call on a CUDA
+//   target take the serial path.
+// - Path::serial: every recursion one scan per line (a GPU thread or a CPU vector lane each),
+//   exact boundaries by running it from `margin` samples past each edge, where its impulse
+//   response has fallen below 1e−9 of its peak (cascade::margin_for, filter.h). Each axis is
+//   extended only for its own passes. The margin grows with the filter's reach (210 samples for
+//   van Vliet's Gaussian at σ = 4, 927 at σ = 24), so on small images a wide blur's exact
+//   boundary costs several times `none`. The right path for lines much shorter than a strip.
+// Both are exact to float32 rounding.
 #include <Halide.h>
 
 #include <memory>
@@ -24,14 +34,19 @@
 
 namespace cascade::funcs {
 
+// How a call realises its filter (above).
+enum class Path { blocked, serial };
+
 // One dimension's causal–anticausal pair in the project's convention (filter.h), coefficients as
 // Halide expressions: constants (generator parameters) or run-time Inputs.
 struct Recursion {
     Halide::Expr gain;
     std::vector<Halide::Expr> feedback;
-    // Samples filtered past each edge for boundaries other than none (margin_for). Left undefined
-    // it is derived from the coefficients when they are constants; run-time coefficients need it
-    // given, e.g. as an Input<int> that the host sets to margin_for(filter).
+    // How far the recursion reaches (margin_for): on the serial path the samples filtered past
+    // each edge for boundaries other than none, on the blocked path the rows each strip's window
+    // reaches past it. Left undefined it is derived from the coefficients when they are constants;
+    // run-time coefficients need it given (but on the serial path under none), e.g. as an
+    // Input<int> that the host sets to margin_for(filter).
     Halide::Expr margin;
 };
 
@@ -47,11 +62,20 @@ public:
     Halide::Func func() const;
     operator Halide::Func() const { return func(); }
 
-    // Cascade's schedules for `target` (CUDA when it has a GPU feature): your input Func is
-    // computed once at the root (the scans read its samples past the edges several times), and
-    // every recursive stage at the root, its lines in parallel (eight per vector across the CPU's
-    // cores; one GPU thread per line). Returns func() for chaining.
+    // Cascade's schedules for `target`, the target the call was given (CUDA when it has a GPU
+    // feature): your input Func is computed once at the root (the filter reads it several times),
+    // and the filter's stages at the root: the strips in parallel, or on the serial path every
+    // recursive stage, its lines in parallel (eight per vector across the CPU's cores; one GPU
+    // thread per line). Returns func() for chaining. Throws cascade::Error for a target of
+    // another kind (CPU or GPU) than the call's.
     Halide::Func schedule(const Halide::Target &target) const;
+
+    // The same, the filter's last stage computed strip by strip inside `consumer` where the path
+    // allows (the blocked path on a CPU): `consumer`, a Func of your (x, y) or (x, y, c) that reads
+    // func() where it writes (your pipeline's output, say), then takes the strips' loop (rows in
+    // strips of 256 in parallel, vectors across x), and no image-sized buffer holds the filter's
+    // result between them. Elsewhere as schedule(target), `consumer` left to you.
+    Halide::Func schedule(const Halide::Target &target, Halide::Func consumer) const;
 
     struct Stages;  // internal
     explicit Filtered(std::shared_ptr<Stages> stages) : stages_(std::move(stages)) {}
@@ -63,19 +87,22 @@ private:
 // The separable causal–anticausal filter: `vertical` down the columns, then `horizontal` along
 // the rows (each of any order), over an image of width × height.
 Filtered iir(Halide::Func input, const Recursion &vertical, const Recursion &horizontal, Boundary boundary,
-             Halide::Expr width, Halide::Expr height);
+             Halide::Expr width, Halide::Expr height, const Halide::Target &target,
+             Path path = Path::blocked);
 
 // A Gaussian of standard deviation `sigma` by `method` (gaussian.h), designed at generator time.
 Filtered gaussian(Halide::Func input, double sigma, GaussianMethod method, Boundary boundary,
-                  Halide::Expr width, Halide::Expr height);
+                  Halide::Expr width, Halide::Expr height, const Halide::Target &target,
+                  Path path = Path::blocked);
 inline Filtered gaussian(Halide::Func input, double sigma, Boundary boundary, Halide::Expr width,
-                         Halide::Expr height) {
-    return gaussian(input, sigma, GaussianMethod::vanvliet, boundary, width, height);
+                         Halide::Expr height, const Halide::Target &target, Path path = Path::blocked) {
+    return gaussian(input, sigma, GaussianMethod::vanvliet, boundary, width, height, target, path);
 }
 
 // The B-spline interpolation prefilter of odd `degree` 3 to 9 (bspline.h); scipy's
 // spline_filter uses `mirror`.
-Filtered bspline(Halide::Func input, int degree, Boundary boundary, Halide::Expr width, Halide::Expr height);
+Filtered bspline(Halide::Func input, int degree, Boundary boundary, Halide::Expr width, Halide::Expr height,
+                 const Halide::Target &target, Path path = Path::blocked);
 
 // The summed-area table V(x, y) = Σ_{x' ≤ x, y' ≤ y} input(x', y'), in `type` (exact for
 // integer types wide enough for the sums).

@@ -18,11 +18,11 @@ public:
         Var x, y;
         Func scaled;
         scaled(x, y) = 2.0f * input(x, y);
-        cascade::funcs::Filtered blurred =
-            cascade::funcs::gaussian(scaled, 3.0, cascade::Boundary::reflect, input.width(), input.height());
+        cascade::funcs::Filtered blurred = cascade::funcs::gaussian(
+            scaled, 3.0, cascade::Boundary::reflect, input.width(), input.height(), get_target());
         cascade::funcs::Recursion r{gain, {a1}, margin};
-        cascade::funcs::Filtered smoothed =
-            cascade::funcs::iir(blurred, r, r, cascade::Boundary::clamp, input.width(), input.height());
+        cascade::funcs::Filtered smoothed = cascade::funcs::iir(blurred, r, r, cascade::Boundary::clamp,
+                                                                input.width(), input.height(), get_target());
         output(x, y) = smoothed.func()(x, y) + 1.0f;
 
         blurred.schedule(get_target());
