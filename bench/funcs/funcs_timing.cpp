@@ -1,0 +1,120 @@
+// The Func API beside the prebuilt variants, in one run on the same images: van Vliet's Gaussian
+// (σ 4) as a whole generator over cascade::funcs (funcs_gaussian_generator.cpp, AOT) and as the
+// runtime's plan (GaussianPlan, the variant `auto` picks), under none and reflect. Prints, per
+// device, size and boundary, the median ms of each (batches of calls up to a device sync) and
+// their ratio, and the largest difference between the two results.
+//
+//   funcs_timing [cpu|cuda] [SIZES...]     (default: cpu 1024 4096; cuda 2048 4096 8192)
+#include <HalideBuffer.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cascade/gaussian_blur.h"
+#include "funcs_gaussian_none_cpu.h"
+#include "funcs_gaussian_reflect_cpu.h"
+#ifdef FUNCS_TIMING_CUDA
+#include <HalideRuntimeCuda.h>
+
+#include "funcs_gaussian_none_cuda.h"
+#include "funcs_gaussian_reflect_cuda.h"
+#endif
+
+namespace {
+
+using Halide::Runtime::Buffer;
+using Pipeline = std::function<int(halide_buffer_t *, halide_buffer_t *)>;
+
+double median_ms(const std::function<void()> &run, const std::function<void()> &sync, int batch) {
+    for (int k = 0; k < 3; k++) run();
+    sync();
+    std::vector<double> ms;
+    for (int b = 0; b < 7; b++) {
+        const auto t0 = std::chrono::steady_clock::now();
+        for (int k = 0; k < batch; k++) run();
+        sync();
+        ms.push_back(
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() / batch);
+    }
+    std::sort(ms.begin(), ms.end());
+    return ms[3];
+}
+
+int run_device(bool cuda, const std::vector<int> &sizes) {
+    std::printf("device %s, van Vliet σ 4, float32: median ms (7 batches)\n", cuda ? "cuda" : "cpu");
+    std::printf("%-6s %-8s %10s %10s %7s %10s\n", "size", "boundary", "prebuilt", "funcs", "ratio",
+                "max diff");
+    const cascade::GaussianDesign design = cascade::design_gaussian(4.0, cascade::GaussianMethod::vanvliet);
+    for (int n : sizes) {
+        // The plans take W × H × C buffers, the generator W × H: one channel, seen both ways.
+        Buffer<float> in(n, n, 1), a(n, n, 1), b(n, n, 1);
+        Buffer<float> in2 = in.sliced(2, 0), b2 = b.sliced(2, 0);
+        std::mt19937 rng(1);
+        std::uniform_real_distribution<float> u(0.0f, 1.0f);
+        in.for_each_value([&](float &v) { v = u(rng); });
+        for (cascade::Boundary boundary : {cascade::Boundary::none, cascade::Boundary::reflect}) {
+            cascade::IirOptions options;
+            options.boundary = boundary;
+            options.device = cuda ? cascade::DeviceChoice::cuda : cascade::DeviceChoice::cpu;
+            cascade::GaussianPlan plan(design, n, n, 1, options);
+            Pipeline funcs;
+            const bool none = boundary == cascade::Boundary::none;
+#ifdef FUNCS_TIMING_CUDA
+            if (cuda) funcs = none ? funcs_gaussian_none_cuda : funcs_gaussian_reflect_cuda;
+#endif
+            if (!cuda) funcs = none ? funcs_gaussian_none_cpu : funcs_gaussian_reflect_cpu;
+            auto sync = [&] {
+                if (cuda) {
+                    a.device_sync();
+                    b.device_sync();
+                }
+            };
+            if (cuda) {
+#ifdef FUNCS_TIMING_CUDA
+                const halide_device_interface_t *cuda_interface = halide_cuda_device_interface();
+                in.set_host_dirty();
+                in.copy_to_device(cuda_interface);
+                a.device_malloc(cuda_interface);
+                b.device_malloc(cuda_interface);
+#endif
+            }
+            const int batch = std::max(1, int(2e8 / (double(n) * n)));
+            const double prebuilt =
+                median_ms([&] { plan.run(in.raw_buffer(), a.raw_buffer()); }, sync, batch);
+            const double own = median_ms([&] { funcs(in2.raw_buffer(), b2.raw_buffer()); }, sync, batch);
+            if (cuda) {
+                a.copy_to_host();
+                b.copy_to_host();
+            }
+            double diff = 0;
+            for (int y = 0; y < n; y++)
+                for (int x = 0; x < n; x++) diff = std::max(diff, double(std::fabs(a(x, y, 0) - b(x, y, 0))));
+            std::printf("%-6d %-8s %10.3f %10.3f %7.3f %10.2e\n", n, cascade::boundary_name(boundary),
+                        prebuilt, own, own / prebuilt, diff);
+        }
+    }
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    const bool cuda = argc > 1 && std::strcmp(argv[1], "cuda") == 0;
+#ifndef FUNCS_TIMING_CUDA
+    if (cuda) {
+        std::fprintf(stderr, "funcs_timing: error: this build has no CUDA pipelines\n");
+        return 1;
+    }
+#endif
+    std::vector<int> sizes;
+    for (int i = 2; i < argc; i++) sizes.push_back(std::atoi(argv[i]));
+    if (sizes.empty()) sizes = cuda ? std::vector<int>{2048, 4096, 8192} : std::vector<int>{1024, 4096};
+    return run_device(cuda, sizes);
+}
