@@ -26,8 +26,8 @@ public:
         output(x, y) = smoothed.func()(x, y) + 1.0f;
 
         blurred.schedule(get_target());
-        smoothed.schedule(get_target());
-        output.vectorize(x, natural_vector_size<float>()).parallel(y);
+        // Computed strip by strip inside `output`: no buffer between the filter and it.
+        smoothed.schedule(get_target(), output);
     }
 };
 
