@@ -6,12 +6,14 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <functional>
 #include <optional>
 #include <string>
 
 #include "algebra/boundary.h"
 #include "algebra/iir_strips.h"
 #include "algebra/recursive_filter.h"
+#include "algebra/sat_strips.h"
 #include "algebra/twoway.h"
 #include "cascade/bspline.h"
 #include "cascade/deriche.h"
@@ -21,6 +23,7 @@
 #include "runtime/design/level.h"
 #include "runtime/strips.h"
 #include "schedules/rt_schedule.h"
+#include "schedules/sat_strips_schedule.h"
 #include "schedules/strips_schedule.h"
 #include "schedules/twoway_schedule.h"
 
@@ -32,7 +35,8 @@ struct Filtered::Stages {
     std::vector<Pass> scans;               // recursive passes and prefix sums
     std::vector<TwoWayStep> two_way;       // Lee et al.'s steps
     std::vector<Func> maps;                // point-wise stages read by scans (FIR numerators, box rows)
-    std::optional<IirStripsFuncs> strips;  // the blocked path on a CPU target
+    std::optional<IirStripsFuncs> strips;  // the blocked path on a CPU target: recursions
+    std::optional<SatStripsFuncs> tables;  // and summed-area tables
     Func view;                             // what the user gets, with their Func's arguments
 };
 
@@ -262,6 +266,21 @@ bool blocked_on_cpu(const Target &target, Path path) {
     return path == Path::blocked && !target.has_gpu_feature();
 }
 
+// Rows per strip of the CPU's summed-area tables: the prebuilt plans' 256 on large images
+// (runtime/sat.cpp), a constant for the reason kStripRows is.
+constexpr int kTableStripRows = 256;
+
+// The blocked path's table of `samples` (x, y, c) over width × height, in `type`, seen through
+// `view` (the table itself, or what is read from it).
+Filtered table_strips(Func samples, int dimensions, Expr width, Expr height, Type type,
+                      const std::function<Func(Func)> &view) {
+    auto s = std::make_shared<Filtered::Stages>();
+    Func table(fresh("sat_strips"));
+    s->tables = define_sat_strips(samples, width, height, table, type, kTableStripRows);
+    s->view = view_of(view(table), dimensions, 0, 0);
+    return Filtered(s);
+}
+
 }  // namespace
 
 Recursion constant(const RecursiveFilter &filter) {
@@ -285,6 +304,15 @@ Func Filtered::schedule(const Target &target, Func consumer) const {
         IirStripsFuncs f = *stages_->strips;
         if (!consumer.defined()) f.output.compute_root();
         schedule_strips_cpu(f, target.natural_vector_size(Float(32)), consumer);
+    }
+    if (stages_->tables) {
+        if (gpu)
+            throw Error(
+                "cascade::funcs: this table was built for a CPU target (the strips); give the call the GPU "
+                "target to schedule it there");
+        SatStripsFuncs f = *stages_->tables;
+        f.output.compute_root();
+        schedule_sat_strips_cpu(f);
     }
     // A Func no stage is named after: every scan is computed at the root.
     if (gpu) {
@@ -380,7 +408,11 @@ Filtered gaussian(Func input, double sigma, GaussianMethod method, Boundary boun
     return separable(input, sections, sections, boundary, width, height, m, m, g.taps);
 }
 
-Filtered summed_area_table(Func input, Expr width, Expr height, Type type) {
+Filtered summed_area_table(Func input, Expr width, Expr height, const Target &target, Type type, Path path) {
+    // Read twice by the strips: inlined into both reads.
+    if (blocked_on_cpu(target, path))
+        return table_strips(planar(input, type), input.dimensions(), width, height, type,
+                            [](Func t) { return t; });
     auto s = std::make_shared<Filtered::Stages>();
     Func down(fresh("sat_columns")), across(fresh("sat_rows")), image = planar(input, type);
     s->maps.push_back(image);
@@ -390,26 +422,36 @@ Filtered summed_area_table(Func input, Expr width, Expr height, Type type) {
     return Filtered(s);
 }
 
-Filtered box(Func input, int radius, Boundary boundary, Expr width, Expr height) {
+Filtered box(Func input, int radius, Boundary boundary, Expr width, Expr height, const Target &target,
+             Path path) {
     if (radius < 0) throw Error("cascade::funcs::box: the radius must be ≥ 0, not " + std::to_string(radius));
-    auto s = std::make_shared<Filtered::Stages>();
     Var x("x"), y("y"), c("c");
     const int pad = radius + 1, window = 2 * radius + 1;
+    const Expr area = Internal::make_const(Float(64), window * window);
     // Sample (x, y) of the padded image is the extension's (x − pad, y − pad); the window around
     // image sample x covers padded samples x + 1 … x + window, the difference of two prefix sums.
     Func samples(fresh("box_samples")), image = planar(input);
-    s->maps.push_back(image);
     Func padded =
         extended_along(extended_along(image, Dim::y, boundary, height, pad), Dim::x, boundary, width, pad);
     samples(x, y, c) = cast<double>(padded(x, y, c));
+    if (blocked_on_cpu(target, path))
+        return table_strips(
+            samples, input.dimensions(), width + 2 * pad, height + 2 * pad, Float(64), [&](Func t) {
+                Func mean(fresh("box_mean"));
+                mean(x, y, c) = cast<float>(
+                    (t(x + window, y + window, c) - t(x, y + window, c) - t(x + window, y, c) + t(x, y, c)) /
+                    area);
+                return mean;
+            });
+    auto s = std::make_shared<Filtered::Stages>();
+    s->maps.push_back(image);
     Func rows_sum(fresh("box_prefix_x")), rows(fresh("box_rows")), cols_sum(fresh("box_prefix_y"));
     s->scans.push_back(prefix_sum(rows_sum, samples, Dim::x, width + 2 * pad));
     rows(x, y, c) = rows_sum(x + window, y, c) - rows_sum(x, y, c);
     s->maps.push_back(rows);
     s->scans.push_back(prefix_sum(cols_sum, rows, Dim::y, height + 2 * pad));
     Func mean(fresh("box_mean"));
-    mean(x, y, c) = cast<float>((cols_sum(x, y + window, c) - cols_sum(x, y, c)) /
-                                Internal::make_const(Float(64), window * window));
+    mean(x, y, c) = cast<float>((cols_sum(x, y + window, c) - cols_sum(x, y, c)) / area);
     s->view = view_of(mean, input.dimensions(), 0, 0);
     return Filtered(s);
 }

@@ -145,7 +145,7 @@ TEST(Funcs, RefusesFuncsOfOtherDimensions) {
     Halide::Var x;
     in(x) = 0.0f;
     EXPECT_THROW(funcs::gaussian(in, 2.0, Boundary::none, 8, 8, jit_target()), Error);
-    EXPECT_THROW(funcs::box(in, -1, Boundary::none, 8, 8), Error);
+    EXPECT_THROW(funcs::box(in, -1, Boundary::none, 8, 8, jit_target()), Error);
 }
 
 TEST(Funcs, AFilterBuiltForTheCpuRefusesAGpuSchedule) {
@@ -230,56 +230,73 @@ TEST(Funcs, BsplinePrefilterMatchesTheExtendedDefinition) {
 }
 
 TEST(Funcs, SummedAreaTableIsExactForIntegers) {
-    Compiled f = compile(
-        [&](ImageParam &in) {
-            return funcs::summed_area_table(in, in.width(), in.height(), Halide::UInt(32))
-                .schedule(jit_target());
-        },
-        2, Halide::UInt(8));
-    auto rng = testing::rng_for_test();
-    for (auto [w, h] : kSizes) {
-        Buffer<uint8_t> in(w, h);
-        std::uniform_int_distribution<int> level(0, 255);
-        for (int y = 0; y < h; y++)
-            for (int x = 0; x < w; x++) in(x, y) = uint8_t(level(rng));
-        f.input.set(in);
-        Buffer<uint32_t> out(w, h);
-        out.fill(0xdeadbeef);
-        f.output.realize(out);
-        for (int y = 0; y < h; y++)
-            for (int x = 0; x < w; x++) {
-                uint32_t sum = 0;
-                for (int j = 0; j <= y; j++)
-                    for (int i = 0; i <= x; i++) sum += in(i, j);
-                ASSERT_EQ(out(x, y), sum) << "at " << x << "," << y << " of " << w << "x" << h;
-            }
+    for (funcs::Path path : kPaths) {
+        Compiled f = compile(
+            [&](ImageParam &in) {
+                return funcs::summed_area_table(in, in.width(), in.height(), jit_target(), Halide::UInt(32),
+                                                path)
+                    .schedule(jit_target());
+            },
+            2, Halide::UInt(8));
+        auto rng = testing::rng_for_test();
+        // The strips' tables across several strips of 256 rows, and 8-column chunks.
+        auto sizes = kSizes;
+        sizes.push_back({37, 600});
+        for (auto [w, h] : sizes) {
+            Buffer<uint8_t> in(w, h);
+            std::uniform_int_distribution<int> level(0, 255);
+            for (int y = 0; y < h; y++)
+                for (int x = 0; x < w; x++) in(x, y) = uint8_t(level(rng));
+            f.input.set(in);
+            Buffer<uint32_t> out(w, h);
+            out.fill(0xdeadbeef);
+            f.output.realize(out);
+            Buffer<uint32_t> expected(w, h);
+            for (int y = 0; y < h; y++)
+                for (int x = 0; x < w; x++)
+                    expected(x, y) = in(x, y) + (x > 0 ? expected(x - 1, y) : 0) +
+                                     (y > 0 ? expected(x, y - 1) : 0) -
+                                     (x > 0 && y > 0 ? expected(x - 1, y - 1) : 0);
+            for (int y = 0; y < h; y++)
+                for (int x = 0; x < w; x++)
+                    ASSERT_EQ(out(x, y), expected(x, y))
+                        << path_name(path) << " at " << x << "," << y << " of " << w << "x" << h;
+        }
     }
 }
 
 TEST(Funcs, SummedAreaTableOfFloats) {
-    Compiled f = compile([&](ImageParam &in) {
-        return funcs::summed_area_table(in, in.width(), in.height()).schedule(jit_target());
-    });
-    expect_matches(f, reference::summed_area_table, 1e-6, "float table");
+    for (funcs::Path path : kPaths) {
+        Compiled f = compile([&](ImageParam &in) {
+            return funcs::summed_area_table(in, in.width(), in.height(), jit_target(), Halide::Float(32),
+                                            path)
+                .schedule(jit_target());
+        });
+        expect_matches(f, reference::summed_area_table, 1e-6, path_name(path) + " float table");
+    }
 }
 
 TEST(Funcs, BoxMeanOfEveryBoundary) {
-    for (int radius : {0, 3}) {
-        for (Boundary b : kBoundaries) {
-            Compiled f = compile([&](ImageParam &in) {
-                return funcs::box(in, radius, b, in.width(), in.height()).schedule(jit_target());
-            });
-            const auto expected = [&](const Matrix &X) {
-                const Matrix E = reference::extended(X, b, radius);
-                Matrix mean(X.rows(), X.cols());
-                for (Eigen::Index y = 0; y < X.rows(); y++)
-                    for (Eigen::Index x = 0; x < X.cols(); x++)
-                        mean(y, x) = E.block(y, x, 2 * radius + 1, 2 * radius + 1).mean();
-                return mean;
-            };
-            expect_matches(f, expected, 1e-6, "radius " + std::to_string(radius) + " " + boundary_name(b));
+    for (funcs::Path path : kPaths)
+        for (int radius : {0, 3}) {
+            for (Boundary b : kBoundaries) {
+                Compiled f = compile([&](ImageParam &in) {
+                    return funcs::box(in, radius, b, in.width(), in.height(), jit_target(), path)
+                        .schedule(jit_target());
+                });
+                const auto expected = [&](const Matrix &X) {
+                    const Matrix E = reference::extended(X, b, radius);
+                    Matrix mean(X.rows(), X.cols());
+                    for (Eigen::Index y = 0; y < X.rows(); y++)
+                        for (Eigen::Index x = 0; x < X.cols(); x++)
+                            mean(y, x) = E.block(y, x, 2 * radius + 1, 2 * radius + 1).mean();
+                    return mean;
+                };
+                expect_matches(
+                    f, expected, 1e-6,
+                    path_name(path) + " radius " + std::to_string(radius) + " " + boundary_name(b));
+            }
         }
-    }
 }
 
 }  // namespace

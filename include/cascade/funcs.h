@@ -105,12 +105,16 @@ Filtered bspline(Halide::Func input, int degree, Boundary boundary, Halide::Expr
                  const Halide::Target &target, Path path = Path::blocked);
 
 // The summed-area table V(x, y) = Σ_{x' ≤ x, y' ≤ y} input(x', y'), in `type` (exact for
-// integer types wide enough for the sums).
+// integer types wide enough for the sums). The blocked path on a CPU: the prebuilt CPU table's
+// strips (algebra/sat_strips.h), two reads of your input and one write.
 Filtered summed_area_table(Halide::Func input, Halide::Expr width, Halide::Expr height,
-                           Halide::Type type = Halide::Float(32));
+                           const Halide::Target &target, Halide::Type type = Halide::Float(32),
+                           Path path = Path::blocked);
 
 // The mean of the (2·radius + 1)² window around each sample of the image extended by
-// `boundary` (`none` is `zero`), summed in float64 so that wide images keep float32 accuracy.
-Filtered box(Halide::Func input, int radius, Boundary boundary, Halide::Expr width, Halide::Expr height);
+// `boundary` (`none` is `zero`), summed in float64 so that wide images keep float32 accuracy. The
+// blocked path on a CPU: the strips' table of the extended image, four of its entries a mean.
+Filtered box(Halide::Func input, int radius, Boundary boundary, Halide::Expr width, Halide::Expr height,
+             const Halide::Target &target, Path path = Path::blocked);
 
 }  // namespace cascade::funcs
