@@ -63,11 +63,19 @@ IirStripsFuncs iir_strips(Func input, Func output, Expr width, Expr height,
             [&](int d) { return r.x >= d; });
         f.column_scans.push_back(r);
     }
-    f.rows = Func("strip_rows");
     // strip is a power of two: the row's strip is a shift of the row, y / strip to bounds
     // inference, which cannot bound a shift by a variable.
     const Expr row_strip =
         unsafe_promise_clamped(y >> (31 - count_leading_zeros(strip)), y / strip, y / strip);
+    if (horizontal.empty()) {
+        // The columns alone: each strip's rows of its window, as they are.
+        Expr result = f.columns(x, y, row_strip, c);
+        if (f.level.defined()) result += f.level(c) * exact->level_gain;
+        output(x, y, c) = result;
+        f.output = output;
+        return f;
+    }
+    f.rows = Func("strip_rows");
     if (!exact) {
         f.rows(x, y, c) = f.columns(x, y, row_strip, c);
         for (size_t n = 0; n < 2 * horizontal.size(); n++) {

@@ -61,7 +61,8 @@ struct IirStripsFuncs {
 // Defines `output` (x, y, c) as the filter of `input` with `vertical` down the columns and
 // `horizontal` along the rows, each a cascade of causal then anticausal passes of the given
 // coefficients (each direction's first section applies the gain, as in recursive_filter.h).
-// Without `exact`, boundary none.
+// Without `exact`, boundary none. With no `horizontal` sections, the columns alone (no `rows`):
+// an axis of a volume that is not its last, whose lines are the columns of a wide image.
 IirStripsFuncs iir_strips(Halide::Func input, Halide::Func output, Halide::Expr width, Halide::Expr height,
                           const std::vector<Coefficients> &vertical,
                           const std::vector<Coefficients> &horizontal, Halide::Expr overlap,

@@ -138,9 +138,11 @@ Build build_of(const json &e, const std::string &device) {
         k.sections = true;
         k.samples = word(e, "samples");
         b.generator = "iir_strips";
+        k.passes = word(e, "passes");
         b.params = {"sections=" + std::to_string(sections), "samples=" + type_name(k.samples)};
         if (k.exact) b.params.push_back("exact=true");
         if (k.level) b.params.push_back("level=true");
+        if (!k.passes.empty()) b.params.push_back("passes=" + k.passes);
     } else if (family == "iir") {
         k.family = Family::iir_tiled;
         k.algorithm = std::stoi(algorithm);

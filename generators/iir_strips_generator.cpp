@@ -3,7 +3,8 @@
 // float64 samples (computed in their own type). The coefficients and the overlaps are run-time
 // inputs (runtime/strips.h chooses the overlaps and the strips' height); the section count is a
 // build parameter. sections = S: S sections of order 2 (feedback_{y,x}_{2s, 2s+1}), the gain on
-// the first.
+// the first. passes = columns: the vertical filter alone (no x coefficients, no row_overlap), for
+// the axes of volumes that are not their last.
 #include <stdexcept>
 #include <string>
 
@@ -25,14 +26,19 @@ public:
     GeneratorParam<bool> exact{"exact", false};
     // With exact: filtered about the image's level, `level_gain` the filter's response to 1.
     GeneratorParam<bool> level{"level", false};
+    GeneratorParam<std::string> passes{"passes", "all"};  // all, columns
 
     void configure() {
         const Type type = samples;
         if (type != Float(32) && type != Float(64))
             throw std::invalid_argument("samples are float32 or float64");
         if (level && !exact) throw std::invalid_argument("level takes exact");
+        if (std::string(passes) != "all" && std::string(passes) != "columns")
+            throw std::invalid_argument("passes are all or columns");
+        const bool columns = std::string(passes) == "columns";
         input = add_input<Buffer<>>("input", type, 3);
         for (const char *axis : {"y", "x"}) {
+            if (columns && std::string(axis) == "x") break;
             gains.push_back(add_input<Expr>(std::string("gain_") + axis, type));
             feedbacks.emplace_back();
             for (int k = 0; k < 2 * sections; k++)
@@ -43,7 +49,7 @@ public:
         strip = add_input<int>("strip");  // rows per strip, a power of two ≥ 64 (runtime/strips.h)
         if (exact) {
             extension = add_input<int>("extension");
-            row_overlap = add_input<int>("row_overlap");
+            if (!columns) row_overlap = add_input<int>("row_overlap");
         }
         if (level) level_gain = add_input<Expr>(cascade::kLevelGainInput, type);
         output = add_output<Buffer<>>("output", type, 3);
@@ -53,10 +59,13 @@ public:
         if (get_target().has_gpu_feature()) throw std::invalid_argument("iir_strips is a CPU realisation");
         Input<Buffer<>> &in = *input;
         std::optional<cascade::StripsExtension> extended;
+        const bool columns = std::string(passes) == "columns";
         if (exact)
-            extended = cascade::StripsExtension{*extension, *row_overlap, level ? Expr(*level_gain) : Expr()};
-        cascade::IirStripsFuncs f = cascade::iir_strips(in, *output, in.dim(0).extent(), in.dim(1).extent(),
-                                                        filters(0), filters(1), *overlap, *strip, extended);
+            extended = cascade::StripsExtension{*extension, columns ? Expr(0) : Expr(*row_overlap),
+                                                level ? Expr(*level_gain) : Expr()};
+        cascade::IirStripsFuncs f = cascade::iir_strips(
+            in, *output, in.dim(0).extent(), in.dim(1).extent(), filters(0),
+            columns ? std::vector<Coefficients>{} : filters(1), *overlap, *strip, extended);
         cascade::schedule_strips_cpu(f, natural_vector_size(Type(samples)));
     }
 

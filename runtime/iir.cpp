@@ -168,6 +168,12 @@ Algorithm automatic_algorithm(const Filter2D &filter, Boundary boundary, SampleT
                : Algorithm::a6;
 }
 
+// y = x: a gain of 1 and no feedback.
+bool is_identity(const RecursiveFilter &f) {
+    return f.gain == 1.0 &&
+           std::all_of(f.feedback.begin(), f.feedback.end(), [](double a) { return a == 0.0; });
+}
+
 // Throws cascade::Error for combinations no build holds (not for a variant this build lacks).
 VariantChoice choose_variant(const Filter2D &filter, Form form, Algorithm algorithm, Boundary boundary,
                              SampleType samples, Device device, bool margin = false,
@@ -273,6 +279,13 @@ VariantChoice choose_variant(const Filter2D &filter, Form form, Algorithm algori
     choice.key.samples = sample_key(samples);
     choice.needed = std::max(needed_order(filter.vertical, choice.direct),
                              needed_order(filter.horizontal, choice.direct));
+    // Rows that filter nothing (an axis of a volume before its last, the columns of a wide image):
+    // the columns alone, where the build has them, neither restaged nor filtered along the rows.
+    if (algorithm == Algorithm::strips && is_identity(filter.horizontal)) {
+        VariantKey columns = choice.key;
+        columns.passes = "columns";
+        if (lookup_variant(wanted(columns, choice.needed, device))) choice.key = columns;
+    }
     return choice;
 }
 

@@ -57,20 +57,29 @@ void schedule_strips_cpu(IirStripsFuncs &f, int lanes, Func consumer) {
         .split(yi, yi, yii, lanes, TailStrategy::GuardWithIf)
         .vectorize(xi)
         .unroll(yii);
-    if (a.size() > 2) {
+    if (!f.rows.defined()) {
+        // The columns alone: per tile of columns, the window's passes, then the strip's rows of
+        // it, vectors along them.
+        last.split(xo, tile, xo, kColumnTile / lanes, TailStrategy::GuardWithIf);
+        if (a.size() > 2) {
+            last.reorder(xi, yii, xo, yi, tile, yo, a[2]).fuse(yo, a[2], strip).parallel(strip);
+        } else {
+            last.reorder(xi, yii, xo, yi, tile, yo).rename(yo, strip).parallel(strip);
+        }
+    } else if (a.size() > 2) {
         last.reorder(xi, yii, xo, yi, yo, a[2]).fuse(yo, a[2], strip).parallel(strip);
     } else {
         last.reorder(xi, yii, xo, yi, yo).rename(yo, strip).parallel(strip);
     }
-
-    schedule_rows(f, last, strip, lanes);
+    if (f.rows.defined()) schedule_rows(f, last, strip, lanes);
 
     // The folds and the level are a few values an image, read once a row, column or channel.
     for (Func fold : {f.row_fold, f.column_fold, f.level})
         if (fold.defined()) fold.compute_root();
 
     const Var cx = f.columns.args()[0];
-    f.columns.compute_at(f.rows, tile).vectorize(cx, lanes, TailStrategy::GuardWithIf);
+    f.columns.compute_at(f.rows.defined() ? f.rows : last, tile)
+        .vectorize(cx, lanes, TailStrategy::GuardWithIf);
     for (size_t n = 0; n < f.column_scans.size(); n++)
         f.columns.update(int(n))
             .reorder(cx, f.column_scans[n].x)

@@ -359,6 +359,46 @@ TEST(Strips, AutomaticPicksStripsWhereTheyApply) {
     EXPECT_TRUE(computes(plans.back()->variant(), "iir_a6_sections_exact"));
 }
 
+// Rows that filter nothing (an axis of a volume before its last, run as the columns of a wide
+// image) take the variants of the columns alone, under every boundary, with the whole filter's
+// results: on the sizes above, columns shorter than kStripsMinExactLine held as there.
+TEST(Strips, TheColumnsAloneWhereTheRowsFilterNothing) {
+    auto rng = rng_for_test();
+    const RecursiveFilter identity = RecursiveFilter::identity();
+    const int sizes[][2] = {{1, 1}, {3, 5}, {37, 1}, {2000, 3}, {5, 64}, {300, 257}, {1030, 67}};
+    for (int order : {1, 3, 7}) {
+        if (!lookup_variant(VariantKey::parse("iir_strips_sections_columns_o" +
+                                              std::to_string((order + 1) / 2) + "_cpu")))
+            GTEST_SKIP() << "no columns-alone strips variant in this build";
+        for (Boundary boundary : {Boundary::none, Boundary::zero, Boundary::clamp, Boundary::periodic,
+                                  Boundary::reflect, Boundary::mirror})
+            for (const auto &size : sizes) {
+                const bool short_column = size[1] < kStripsMinExactLine;
+                const RecursiveFilter down = short_column && boundary != Boundary::none
+                                                 ? low_pass_filter(rng, order, 0.9)
+                                                 : random_stable_filter(rng, order, 0.9, order > 1);
+                const Filter2D filter{down, identity};
+                const Image input = random_image(rng, size[0], size[1], 2);
+                const std::string what = "order " + std::to_string(order) + " " + boundary_name(boundary) +
+                                         " " + size_name(size[0], size[1]);
+                const Image output = filtered(input, filter, Algorithm::strips, boundary);
+                if (boundary == Boundary::none)
+                    expect_matches_reference(input, output, filter, what);
+                else
+                    expect_matches_extension(input, output, filter, boundary, what,
+                                             short_column ? 2e-4 : 1e-5);
+            }
+        const RecursiveFilter down = random_stable_filter(rng, order, 0.9, order > 1);
+        EXPECT_STREQ(planned({down, identity}, Algorithm::automatic, Boundary::none).key.computes().c_str(),
+                     "iir_strips_sections_columns");
+        // (`_level` where the filter needs it.)
+        EXPECT_EQ(planned({down, identity}, Algorithm::automatic, Boundary::mirror)
+                      .key.computes()
+                      .rfind("iir_strips_sections_columns_exact", 0),
+                  0u);
+    }
+}
+
 TEST(Strips, RefusesWhatItCannotRunSayingWhy) {
     auto rng = rng_for_test();
     const RecursiveFilter f = random_stable_filter(rng, 2, 0.8, false);
