@@ -296,20 +296,17 @@ Func Filtered::schedule(const Target &target) const { return schedule(target, Fu
 
 Func Filtered::schedule(const Target &target, Func consumer) const {
     const bool gpu = target.has_gpu_feature();
+    if ((stages_->strips || stages_->tables) && gpu)
+        throw Error(
+            "cascade::funcs: this filter was built for a CPU target (the strips); give the call the GPU "
+            "target to "
+            "schedule it there");
     if (stages_->strips) {
-        if (gpu)
-            throw Error(
-                "cascade::funcs: this filter was built for a CPU target (the strips); give the call the "
-                "GPU target to schedule it there");
         IirStripsFuncs f = *stages_->strips;
         if (!consumer.defined()) f.output.compute_root();
         schedule_strips_cpu(f, target.natural_vector_size(Float(32)), consumer);
     }
     if (stages_->tables) {
-        if (gpu)
-            throw Error(
-                "cascade::funcs: this table was built for a CPU target (the strips); give the call the GPU "
-                "target to schedule it there");
         SatStripsFuncs f = *stages_->tables;
         f.output.compute_root();
         schedule_sat_strips_cpu(f);
