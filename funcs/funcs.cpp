@@ -298,9 +298,8 @@ Func Filtered::schedule(const Target &target, Func consumer) const {
     const bool gpu = target.has_gpu_feature();
     if ((stages_->strips || stages_->tables) && gpu)
         throw Error(
-            "cascade::funcs: this filter was built for a CPU target (the strips); give the call the GPU "
-            "target to "
-            "schedule it there");
+            "cascade::funcs: this filter was built for a CPU target (the strips); give the call "
+            "the GPU target to schedule it there");
     if (stages_->strips) {
         IirStripsFuncs f = *stages_->strips;
         if (!consumer.defined()) f.output.compute_root();
