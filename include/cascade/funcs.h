@@ -63,11 +63,12 @@ public:
     operator Halide::Func() const { return func(); }
 
     // Cascade's schedules for `target`, the target the call was given (CUDA when it has a GPU
-    // feature): your input Func is computed once at the root (the filter reads it several times),
-    // and the filter's stages at the root: the strips in parallel, or on the serial path every
-    // recursive stage, its lines in parallel (eight per vector across the CPU's cores; one GPU
-    // thread per line). Returns func() for chaining. Throws cascade::Error for a target of
-    // another kind (CPU or GPU) than the call's.
+    // feature), and the filter's result at the root. On the blocked path your input Func is
+    // inlined into the strips' first reads (compute a costly one at the root yourself) and the
+    // strips run in parallel; on the serial path your input is computed once at the root (the
+    // scans read it several times), and every recursive stage at the root, its lines in parallel
+    // (eight per vector across the CPU's cores; one GPU thread per line). Returns func() for
+    // chaining. Throws cascade::Error for a GPU target where the call built the CPU's strips.
     Halide::Func schedule(const Halide::Target &target) const;
 
     // The same, the filter's last stage computed strip by strip inside `consumer` where the path
