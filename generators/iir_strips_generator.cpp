@@ -33,9 +33,9 @@ public:
         if (type != Float(32) && type != Float(64))
             throw std::invalid_argument("samples are float32 or float64");
         if (level && !exact) throw std::invalid_argument("level takes exact");
-        if (std::string(passes) != "all" && std::string(passes) != "columns")
+        if (std::string(passes) != "all" && !columns_only())
             throw std::invalid_argument("passes are all or columns");
-        const bool columns = std::string(passes) == "columns";
+        const bool columns = columns_only();
         input = add_input<Buffer<>>("input", type, 3);
         for (const char *axis : {"y", "x"}) {
             if (columns && std::string(axis) == "x") break;
@@ -59,7 +59,7 @@ public:
         if (get_target().has_gpu_feature()) throw std::invalid_argument("iir_strips is a CPU realisation");
         Input<Buffer<>> &in = *input;
         std::optional<cascade::StripsExtension> extended;
-        const bool columns = std::string(passes) == "columns";
+        const bool columns = columns_only();
         if (exact)
             extended = cascade::StripsExtension{*extension, columns ? Expr(0) : Expr(*row_overlap),
                                                 level ? Expr(*level_gain) : Expr()};
@@ -71,6 +71,8 @@ public:
 
 private:
     Input<Buffer<>> *input = nullptr;
+
+    bool columns_only() const { return std::string(passes) == "columns"; }
     Output<Buffer<>> *output = nullptr;
     std::vector<Input<Expr> *> gains;
     std::vector<std::vector<Input<Expr> *>> feedbacks;

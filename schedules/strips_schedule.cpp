@@ -57,20 +57,22 @@ void schedule_strips_cpu(IirStripsFuncs &f, int lanes, Func consumer) {
         .split(yi, yi, yii, lanes, TailStrategy::GuardWithIf)
         .vectorize(xi)
         .unroll(yii);
+    // Strips (fused with the channels) the parallel loop; the columns alone also loop over tiles
+    // of columns inside a strip: per tile, the window's passes, then the strip's rows of it.
+    std::vector<VarOrRVar> order = {xi, yii, xo, yi};
     if (!f.rows.defined()) {
-        // The columns alone: per tile of columns, the window's passes, then the strip's rows of
-        // it, vectors along them.
         last.split(xo, tile, xo, kColumnTile / lanes, TailStrategy::GuardWithIf);
-        if (a.size() > 2) {
-            last.reorder(xi, yii, xo, yi, tile, yo, a[2]).fuse(yo, a[2], strip).parallel(strip);
-        } else {
-            last.reorder(xi, yii, xo, yi, tile, yo).rename(yo, strip).parallel(strip);
-        }
-    } else if (a.size() > 2) {
-        last.reorder(xi, yii, xo, yi, yo, a[2]).fuse(yo, a[2], strip).parallel(strip);
-    } else {
-        last.reorder(xi, yii, xo, yi, yo).rename(yo, strip).parallel(strip);
+        order.push_back(tile);
     }
+    order.push_back(yo);
+    if (a.size() > 2) order.push_back(a[2]);
+    last.reorder(order);
+    if (a.size() > 2) {
+        last.fuse(yo, a[2], strip);
+    } else {
+        last.rename(yo, strip);
+    }
+    last.parallel(strip);
     if (f.rows.defined()) schedule_rows(f, last, strip, lanes);
 
     // The folds and the level are a few values an image, read once a row, column or channel.
