@@ -22,6 +22,8 @@
 // Mr^(v+1), v ∈ [0, kChunk), K rows each.
 // kChunk: a thread per line and chunk scans the chunk, so short chunks mean more threads where
 // there are few lines. 8 tiles: 38.5 GiP/s at 2048² on an H100, algorithm 6, order 3 (16: 30.0).
+#include <vector>
+
 namespace cascade {
 
 struct TiledLayout {
@@ -51,6 +53,11 @@ struct TiledLayout {
     int mf_power(int v) const { return (13 + v) * K; }  // Mf^(v+1)
     int mr_power(int v) const { return (13 + kChunk + v) * K; }
     int rows() const { return (13 + 2 * kChunk) * K; }
+    // The first rows of the K-row blocks that depend on the last tile's length L: what a table
+    // built for one L changes for another.
+    std::vector<int> last_tile_blocks() const {
+        return {mc(1), up(1), gr(1), gf_last(), mf_last(), ue_last()};
+    }
 
     // Whether the tables of algorithms 4, 5 and 6 are the unit-gain filter's, which the tiles then
     // scan on samples scaled by the gains: under boundary none only. Exact boundaries keep the

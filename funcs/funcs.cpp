@@ -12,6 +12,7 @@
 
 #include "algebra/boundary.h"
 #include "algebra/iir_strips.h"
+#include "algebra/iir_tiled.h"
 #include "algebra/recursive_filter.h"
 #include "algebra/sat_strips.h"
 #include "algebra/twoway.h"
@@ -25,7 +26,10 @@
 #include "schedules/rt_schedule.h"
 #include "schedules/sat_strips_schedule.h"
 #include "schedules/strips_schedule.h"
+#include "schedules/tiled_schedule.h"
 #include "schedules/twoway_schedule.h"
+#include "tile_constants.h"
+#include "tiles.h"
 
 namespace cascade::funcs {
 
@@ -37,6 +41,8 @@ struct Filtered::Stages {
     std::vector<Func> maps;                // point-wise stages read by scans (FIR numerators, box rows)
     std::optional<IirStripsFuncs> strips;  // the blocked path on a CPU target: recursions
     std::optional<SatStripsFuncs> tables;  // and summed-area tables
+    std::optional<IirTiledFuncs> tiles;    // the blocked path on a CUDA target: algorithm 6
+    int tile_rows = 0;                     // and the tile rows its blocks load per pass
     Func view;                             // what the user gets, with their Func's arguments
 };
 
@@ -59,8 +65,10 @@ Func planar(Func input, Type type = Float(32)) {
     return f;
 }
 
-// `f` with the origin moved by (mx, my), back in the user's Func's arguments.
+// `f` with the origin moved by (mx, my), back in the user's Func's arguments: `f` itself where
+// that changes nothing, so that the user may make it their pipeline's output.
 Func view_of(Func f, int dimensions, Expr mx, Expr my) {
+    if (dimensions == 3 && is_const_zero(mx) && is_const_zero(my)) return f;
     Var x("x"), y("y"), c("c");
     Func v(fresh("output"));
     if (dimensions == 3) {
@@ -159,16 +167,23 @@ Func one_dimension(Filtered::Stages &s, Func image, const std::vector<Coefficien
     return cropped;
 }
 
-// The 2D filter: down the columns over the image extended by `my` there, then along the rows of
-// that result extended by `mx`; with `taps`, each dimension's FIR numerator first.
+// The 2D filter of `image` (x, y, c) into `s`: down the columns over the image extended by `my`
+// there, then along the rows of that result extended by `mx`; with `taps`, each dimension's FIR
+// numerator first.
+Func separable_stages(Filtered::Stages &s, Func image, const std::vector<Coefficients> &vertical,
+                      const std::vector<Coefficients> &horizontal, Boundary boundary, Expr width, Expr height,
+                      Expr mx, Expr my, const std::vector<double> &taps = {}) {
+    s.maps.push_back(image);
+    Func columns = one_dimension(s, image, vertical, Dim::y, boundary, height, my, taps);
+    return one_dimension(s, columns, horizontal, Dim::x, boundary, width, mx, taps);
+}
+
 Filtered separable(Func input, const std::vector<Coefficients> &vertical,
                    const std::vector<Coefficients> &horizontal, Boundary boundary, Expr width, Expr height,
                    Expr mx, Expr my, const std::vector<double> &taps = {}) {
     auto s = std::make_shared<Filtered::Stages>();
-    Func image = planar(input);
-    s->maps.push_back(image);
-    Func columns = one_dimension(*s, image, vertical, Dim::y, boundary, height, my, taps);
-    Func rows = one_dimension(*s, columns, horizontal, Dim::x, boundary, width, mx, taps);
+    Func rows =
+        separable_stages(*s, planar(input), vertical, horizontal, boundary, width, height, mx, my, taps);
     s->view = view_of(rows, input.dimensions(), 0, 0);
     return Filtered(s);
 }
@@ -266,6 +281,91 @@ bool blocked_on_cpu(const Target &target, Path path) {
     return path == Path::blocked && !target.has_gpu_feature();
 }
 
+bool blocked_on_gpu(const Target &target, Path path) {
+    return path == Path::blocked && target.has_gpu_feature();
+}
+
+// A dimension's cascade as the tiles scan it, constants.
+SectionCascade cascade_of(const std::vector<RecursiveFilter> &sections) {
+    SectionCascade c{Expr(float(sections[0].gain)), {}};
+    for (const RecursiveFilter &f : sections) {
+        std::vector<Expr> a;
+        for (double v : f.feedback) a.push_back(Expr(float(v)));
+        c.feedback.push_back(a);
+    }
+    return c;
+}
+
+std::vector<RecursiveFilter> with_unit_gains(std::vector<RecursiveFilter> sections) {
+    for (RecursiveFilter &f : sections) f.gain = 1.0;
+    return sections;
+}
+
+}  // namespace
+
+// The blocked path on a CUDA target for a filter known at generator time: algorithm 6 (Nehab &
+// Maximo 2016) as the prebuilt GPU variants run it, its tables embedded (tile_constants.h). The
+// tuned choice of the shipped H100 table for van Vliet's Gaussian: the direct form on tiles of
+// 128, four rows a pass (75.1 µs at 2048², reflect; sections on tiles of 64: 85.0); filters of
+// order > 3 as sections of order 2 on tiles of 64, two rows a pass. Exact boundaries on images
+// too short for the tables take the serial path, built beside it and chosen at run time.
+Filtered constant_tiles(Func input, const Filter2D &filter, Boundary boundary, Expr width, Expr height,
+                        const Target &target) {
+    const int order = std::max(filter.vertical.order(), filter.horizontal.order());
+    const bool direct = order <= 3;
+    const int b = direct ? 128 : 64;
+    auto sections_of = [&](const RecursiveFilter &f) {
+        return variant_sections(f, direct, direct ? f.order() : int(to_sections(f).size()));
+    };
+    const auto vertical = sections_of(filter.vertical), horizontal = sections_of(filter.horizontal);
+    const bool exact = boundary != Boundary::none;
+    const bool unit = TiledLayout::unit_gain_scans(exact);
+    const bool same = filter.vertical.gain == filter.horizontal.gain &&
+                      filter.vertical.feedback == filter.horizontal.feedback;
+    const TileConstants down(unit ? with_unit_gains(vertical) : vertical, b);
+    const std::optional<TileConstants> across =
+        same
+            ? std::nullopt
+            : std::optional<TileConstants>(TileConstants(unit ? with_unit_gains(horizontal) : horizontal, b));
+    auto s = std::make_shared<Filtered::Stages>();
+    Func image = planar(input);
+    ExactEdges edges;
+    if (exact) {
+        const EdgeConstants y_edges(vertical, b, boundary);
+        const std::optional<EdgeConstants> x_edges =
+            same ? std::nullopt : std::optional<EdgeConstants>(EdgeConstants(horizontal, b, boundary));
+        const EdgeConstants &x = x_edges ? *x_edges : y_edges;
+        edges.vertical = y_edges.edges(height);
+        edges.horizontal = x.edges(width);
+        if (about_level(filter, boundary))
+            edges.level_gain = float(dc_response(vertical) * dc_response(horizontal));
+        edges.long_lines = height >= y_edges.long_from() && width >= x.long_from();
+        const Expr my = Expr(margin_for(filter.vertical)), mx = Expr(margin_for(filter.horizontal));
+        edges.short_lines = separable_stages(*s, image, coefficients_of(to_sections(filter.vertical)),
+                                             coefficients_of(to_sections(filter.horizontal)), boundary, width,
+                                             height, mx, my);
+    }
+    Func out(fresh("tiles"));
+    s->tiles = define_iir_tiled(image, width, height, out, cascade_of(vertical), cascade_of(horizontal),
+                                down.table(height), (across ? *across : down).table(width), b, 6,
+                                exact ? &edges : nullptr, Float(32),
+                                rows_in_registers(ScanStyle::automatic, exact, b, target),
+                                carry_form(CarryKernels::automatic, target));
+    s->tile_rows = direct ? 4 : 2;
+    s->view = view_of(out, input.dimensions(), 0, 0);
+    return Filtered(s);
+}
+
+namespace {
+
+// The blocked path of a filter known at generator time on `target`, or nothing where it has none.
+std::optional<Filtered> constant_blocked(Func input, const Filter2D &filter, Boundary boundary, Expr width,
+                                         Expr height, const Target &target, Path path) {
+    if (blocked_on_gpu(target, path)) return constant_tiles(input, filter, boundary, width, height, target);
+    if (blocked_on_cpu(target, path)) return constant_strips(input, filter, boundary, width, height);
+    return std::nullopt;
+}
+
 // Rows per strip of the CPU's summed-area tables: the prebuilt plans' 256 on large images
 // (runtime/sat.cpp), a constant for the reason kStripRows is.
 constexpr int kTableStripRows = 256;
@@ -310,6 +410,15 @@ Func Filtered::schedule(const Target &target, Func consumer) const {
         f.output.compute_root();
         schedule_sat_strips_cpu(f);
     }
+    if (stages_->tiles) {
+        IirTiledFuncs f = *stages_->tiles;
+        f.output.compute_root();
+        if (gpu) {
+            schedule_iir_tiled_cuda(f, stages_->tile_rows);
+        } else {
+            schedule_iir_tiled_cpu(f, target.natural_vector_size(Float(32)));
+        }
+    }
     // A Func no stage is named after: every scan is computed at the root.
     if (gpu) {
         schedule_rt_cuda(stages_->scans, {}, {}, Func());
@@ -338,6 +447,14 @@ Func Filtered::schedule(const Target &target, Func consumer) const {
 
 Filtered iir(Func input, const Recursion &vertical, const Recursion &horizontal, Boundary boundary,
              Expr width, Expr height, const Target &target, Path path) {
+    if (blocked_on_gpu(target, path)) {
+        const auto v = constant_filter(vertical), h = constant_filter(horizontal);
+        if (v && h) {
+            require_stable(*v);
+            require_stable(*h);
+            return constant_tiles(input, Filter2D{*v, *h}, boundary, width, height, target);
+        }
+    }
     if (blocked_on_cpu(target, path))
         if (auto f = recursion_strips(input, vertical, horizontal, boundary, width, height)) return *f;
     return separable(input, {coefficients_of(vertical)}, {coefficients_of(horizontal)}, boundary, width,
@@ -347,8 +464,7 @@ Filtered iir(Func input, const Recursion &vertical, const Recursion &horizontal,
 Filtered bspline(Func input, int degree, Boundary boundary, Expr width, Expr height, const Target &target,
                  Path path) {
     const RecursiveFilter f = bspline_prefilter(degree);
-    if (blocked_on_cpu(target, path))
-        if (auto s = constant_strips(input, Filter2D{f, f}, boundary, width, height)) return *s;
+    if (auto s = constant_blocked(input, Filter2D{f, f}, boundary, width, height, target, path)) return *s;
     const Expr m = boundary == Boundary::none ? Expr(0) : Expr(margin_for(f));
     const auto sections = coefficients_of(to_sections(f));
     return separable(input, sections, sections, boundary, width, height, m, m);
@@ -391,8 +507,8 @@ Filtered gaussian(Func input, double sigma, GaussianMethod method, Boundary boun
     }
     if (method == GaussianMethod::vanvliet) {
         const RecursiveFilter f = van_vliet_gaussian(sigma);
-        if (blocked_on_cpu(target, path))
-            if (auto s = constant_strips(input, Filter2D{f, f}, boundary, width, height)) return *s;
+        if (auto s = constant_blocked(input, Filter2D{f, f}, boundary, width, height, target, path))
+            return *s;
         const Expr m = boundary == Boundary::none ? Expr(0) : Expr(margin_for(f));
         const auto sections = coefficients_of(to_sections(f));
         return separable(input, sections, sections, boundary, width, height, m, m);

@@ -8,6 +8,7 @@
 #include "cascade/bspline.h"
 #include "cascade/error.h"
 #include "cascade/funcs.h"
+#include "funcs/tiles.h"
 #include "runtime/design/boundary_tables.h"
 #include "runtime/design/reference.h"
 #include "test_support.h"
@@ -171,6 +172,29 @@ TEST(Funcs, BlockedGaussianOnAnImageOfManyStrips) {
         EXPECT_TRUE(testing::within_relative_l2(
             got[0], reference::filter_2d({g, g}, reference::plane(image, 0), b), 1e-5))
             << boundary_name(b);
+    }
+}
+
+// The CUDA targets' blocked path (algorithm 6, its tables embedded) run on the CPU: sizes past the
+// tables' long lines (primes; whole tiles of 128), and short ones, which take the serial path.
+TEST(Funcs, TiledPathOfEveryBoundaryMatchesTheExtendedDefinition) {
+    const RecursiveFilter vertical = van_vliet_gaussian(3.0), horizontal = bspline_prefilter(3);
+    for (Boundary b : kBoundaries) {
+        Compiled f = compile([&](ImageParam &in) {
+            return funcs::constant_tiles(in, {vertical, horizontal}, b, in.width(), in.height(), jit_target())
+                .schedule(jit_target());
+        });
+        auto rng = testing::rng_for_test();
+        for (auto [w, h] :
+             std::vector<std::pair<int, int>>{{523, 389}, {640, 512}, {300, 7}, {1, 1}, {67, 33}}) {
+            const Image image = testing::random_image(rng, w, h, 2);
+            const auto got = run(f, image);
+            for (int c = 0; c < image.channels; c++)
+                EXPECT_TRUE(testing::within_relative_l2(
+                    got[c], reference::filter_2d({vertical, horizontal}, reference::plane(image, c), b),
+                    1e-5))
+                    << boundary_name(b) << " on " << w << "x" << h << ", channel " << c;
+        }
     }
 }
 
