@@ -420,12 +420,7 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
     f.final_tile = final_tile("final_tile", false);
     Expr filtered = f.final_tile.func(x % b, y % b, x / b, y / b, c);
     if (rescaled) filtered = filtered * (gv * gh);
-    Expr value = from_working(filtered + restored, output_type);
-    if (exact && exact_edges->long_lines.defined()) {
-        f.long_lines = exact_edges->long_lines;
-        value = select(f.long_lines, value, exact_edges->short_lines(x, y, c));
-    }
-    output(x, y, c) = value;
+    output(x, y, c) = from_working(filtered + restored, output_type);
     if (exact) {
         // The exact boundaries' feedbacks enter the last tile row and column where the image ends,
         // which takes a select per scan step (with a seed load): 409 µs for the whole output pass
@@ -439,10 +434,7 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
         // On whole tiles the image ends where the tiles do, and the full scans are already exact:
         // no L to rescan. The schedules specialize on `full`, where this predicate folds to false
         // and the update's kernel goes.
-        Expr rescan = at_x < width && at_y < height;
-        if (f.full.defined()) rescan = rescan && !f.full;
-        if (f.long_lines.defined()) rescan = rescan && f.long_lines;
-        r.where(rescan);
+        r.where(f.full.defined() ? at_x < width && at_y < height && !f.full : at_x < width && at_y < height);
         f.last_strip = r;
         output(min(at_x, width - 1), min(at_y, height - 1), c) =
             from_working(f.last_tile.func(r.x, r.y, tile_x, tile_y, c) + restored, output_type);

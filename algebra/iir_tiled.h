@@ -56,10 +56,6 @@ struct ExactEdges {
     // Where set, the input is readable everywhere (the margin's `repeated`) and the image's samples
     // lie in the margin's window, zero elsewhere (algebra/boundary.h).
     std::optional<WithMargin> margin;
-    // Where defined, the tables hold only while `long_lines` (tables built for long lines alone,
-    // funcs/tile_constants.h); elsewhere the output is `short_lines`' (x, y, c).
-    Halide::Expr long_lines;
-    Halide::Func short_lines;
 };
 
 struct IirTiledFuncs {
@@ -98,7 +94,6 @@ struct IirTiledFuncs {
     TileScans last_tile;
     Halide::RDom last_strip;
     Halide::Func output;
-    Halide::Expr long_lines;  // ExactEdges::long_lines, which the schedules specialize on
     Halide::Var x, y, c, i, s, u, v, tx, ty, xi, yi;
 };
 

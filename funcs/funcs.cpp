@@ -21,6 +21,7 @@
 #include "cascade/error.h"
 #include "cascade/twoway.h"
 #include "runtime/design/boundary_tables.h"
+#include "runtime/design/direct_form.h"
 #include "runtime/design/level.h"
 #include "runtime/strips.h"
 #include "schedules/rt_schedule.h"
@@ -304,15 +305,16 @@ std::vector<RecursiveFilter> with_unit_gains(std::vector<RecursiveFilter> sectio
 }  // namespace
 
 // The blocked path on a CUDA target for a filter known at generator time: algorithm 6 (Nehab &
-// Maximo 2016) as the prebuilt GPU variants run it, its tables embedded (tile_constants.h). The
-// tuned choice of the shipped H100 table for van Vliet's Gaussian: the direct form on tiles of
-// 128, four rows a pass (75.1 µs at 2048², reflect; sections on tiles of 64: 85.0); filters of
-// order > 3 as sections of order 2 on tiles of 64, two rows a pass. Exact boundaries on images
-// too short for the tables take the serial path, built beside it and chosen at run time.
+// Maximo 2016) as the prebuilt GPU variants run it, its tables embedded (tile_constants.h), the
+// form and level decided as the prebuilt plans decide them (runtime/iir.cpp). The tuned choice of
+// the shipped H100 table for van Vliet's Gaussian: the direct form on tiles of 128, four rows a
+// pass (75.1 µs at 2048², reflect; sections on tiles of 64: 85.0), where the direct form keeps
+// float32's accuracy; other filters as sections of order 2 on tiles of 64, two rows a pass.
 Filtered constant_tiles(Func input, const Filter2D &filter, Boundary boundary, Expr width, Expr height,
                         const Target &target) {
     const int order = std::max(filter.vertical.order(), filter.horizontal.order());
-    const bool direct = order <= 3;
+    const bool direct =
+        order <= 3 && direct_form_accurate(filter.vertical) && direct_form_accurate(filter.horizontal);
     const int b = direct ? 128 : 64;
     auto sections_of = [&](const RecursiveFilter &f) {
         return variant_sections(f, direct, direct ? f.order() : int(to_sections(f).size()));
@@ -334,16 +336,12 @@ Filtered constant_tiles(Func input, const Filter2D &filter, Boundary boundary, E
         const EdgeConstants y_edges(vertical, b, boundary);
         const std::optional<EdgeConstants> x_edges =
             same ? std::nullopt : std::optional<EdgeConstants>(EdgeConstants(horizontal, b, boundary));
-        const EdgeConstants &x = x_edges ? *x_edges : y_edges;
         edges.vertical = y_edges.edges(height);
-        edges.horizontal = x.edges(width);
-        if (about_level(filter, boundary))
+        edges.horizontal = (x_edges ? *x_edges : y_edges).edges(width);
+        // The direct form of order 3 drifts from a constant in float32: about the level wherever
+        // the extension keeps constants, as the prebuilt plans run it.
+        if (about_level(filter, boundary) || (direct && order == 3 && boundary != Boundary::zero))
             edges.level_gain = float(dc_response(vertical) * dc_response(horizontal));
-        edges.long_lines = height >= y_edges.long_from() && width >= x.long_from();
-        const Expr my = Expr(margin_for(filter.vertical)), mx = Expr(margin_for(filter.horizontal));
-        edges.short_lines = separable_stages(*s, image, coefficients_of(to_sections(filter.vertical)),
-                                             coefficients_of(to_sections(filter.horizontal)), boundary, width,
-                                             height, mx, my);
     }
     Func out(fresh("tiles"));
     s->tiles = define_iir_tiled(image, width, height, out, cascade_of(vertical), cascade_of(horizontal),
@@ -351,6 +349,14 @@ Filtered constant_tiles(Func input, const Filter2D &filter, Boundary boundary, E
                                 exact ? &edges : nullptr, Float(32),
                                 rows_in_registers(ScanStyle::automatic, exact, b, target),
                                 carry_form(CarryKernels::automatic, target));
+    // Computed over the image exactly: with the region's corner known (0, 0), the carries' chunk
+    // rescans stay in registers (else a device buffer sized at run time: 12.2 against 8.8 µs for
+    // the columns' carries at 2048², none, H200).
+    s->tiles->output.bound(s->tiles->x, 0, width).bound(s->tiles->y, 0, height);
+    // On an image of whole tiles the output is written in whole tiles, its stores untested:
+    // 61.6 against 67.5 µs for the output pass at 4096² on an H200, none. So the region your
+    // output buffer asks for must be the image.
+    if (target.has_gpu_feature()) s->tiles->output_full = s->tiles->full;
     s->tile_rows = direct ? 4 : 2;
     s->view = view_of(out, input.dimensions(), 0, 0);
     return Filtered(s);

@@ -44,91 +44,92 @@ int state_of(const std::vector<RecursiveFilter> &sections) {
 }  // namespace
 
 TileConstants::TileConstants(const std::vector<RecursiveFilter> &sections, int b) : b_(b) {
-    const std::vector<double> whole = tiled_table(sections, b, b);
-    rows_ = int(whole.size()) / b;
-    K_ = rows_ / TiledLayout{b, 1}.rows();
-    last_blocks_ = TiledLayout{b, K_}.last_tile_blocks();
-    blocks_ = int(last_blocks_.size());
-    table_ = Buffer<float>(b, rows_ + b * blocks_ * K_);
-    for (int r = 0; r < rows_; r++)
-        for (int k = 0; k < b; k++) table_(k, r) = to_float(whole[size_t(r) * b + k]);
+    const int rows = int(tiled_table(sections, b, b).size()) / b;
+    const TiledLayout layout{b, rows / TiledLayout{b, 1}.rows()};
+    int last = 0;
+    for (int block : layout.last_tile_blocks()) last = std::max(last, block + layout.K);
+    matrices_ = last;
+    table_ = Buffer<float>(b, b * matrices_ + rows - matrices_);
     for (int length = 1; length <= b; length++) {
         const std::vector<double> t = tiled_table(sections, b, length);
-        for (int j = 0; j < blocks_; j++)
-            for (int s = 0; s < K_; s++)
-                for (int k = 0; k < b; k++)
-                    table_(k, rows_ + ((length - 1) * blocks_ + j) * K_ + s) =
-                        to_float(t[size_t(last_blocks_[j] + s) * b + k]);
+        for (int r = 0; r < rows; r++) {
+            if (r >= matrices_ && length < b) break;
+            const int at = r < matrices_ ? (length - 1) * matrices_ + r : b * matrices_ + r - matrices_;
+            for (int k = 0; k < b; k++) table_(k, at) = to_float(t[size_t(r) * b + k]);
+        }
     }
 }
 
 Func TileConstants::table(Expr n) const {
     Var column("column"), row("row");
     const Expr length = n - ((n + b_ - 1) / b_ - 1) * b_;
-    // Rows are mostly constants where the tiles read them, so this folds to a row of the table.
-    const Expr block = row / K_ * K_;
-    Expr slot = -1;
-    for (int j = blocks_ - 1; j >= 0; j--) slot = select(block == last_blocks_[j], j, slot);
-    const Expr at = select(slot >= 0, rows_ + ((length - 1) * blocks_ + slot) * K_ + row % K_, row);
+    const Expr at = select(row < matrices_, (length - 1) * matrices_ + row, (b_ - 1) * matrices_ + row);
     Func f("tile_table");
     f(column, row) = table_(column, clamp(at, 0, table_.height() - 1));
     return f;
 }
 
-EdgeConstants::EdgeConstants(const std::vector<RecursiveFilter> &sections, int b, Boundary boundary)
-    : b_(b), K_(state_of(sections)) {
+EdgeConstants::EdgeConstants(const std::vector<RecursiveFilter> &sections, int b, Boundary boundary) : b_(b) {
     // The shortest whole number of tiles past the responses' reach at which the tables of lines
-    // one, two and three tiles longer (two lengths of the last tile) agree.
+    // one and three tiles longer, and of another last tile's length, agree.
     const int64_t reach = decay_length(sections, 1e-12);
     int64_t from = std::max<int64_t>(2 * b, (reach + b - 1) / b * b);
-    BoundaryTables whole;
     for (;; from *= 2) {
-        if (from > (int64_t(1) << 24))
+        if (from > (int64_t(1) << 16))
             throw Error("cascade::funcs: this filter's boundary tables do not settle on long lines");
-        whole = tiled_boundary_tables(sections, from + b, b, boundary);
-        const BoundaryTables longer = tiled_boundary_tables(sections, from + 3 * b, b, boundary),
-                             shorter_tile =
-                                 tiled_boundary_tables(sections, from + 2 * b + b / 2 + 1, b, boundary);
+        const BoundaryTables whole = tiled_boundary_tables(sections, from + b, b, boundary),
+                             longer = tiled_boundary_tables(sections, from + 3 * b, b, boundary),
+                             other = tiled_boundary_tables(sections, from + 2 * b + b / 2 + 1, b, boundary);
         if (relative_difference(longer.seeds, whole.seeds) < kSameTables &&
             relative_difference(longer.start, whole.start) < kSameTables &&
             relative_difference(longer.end, whole.end) < kSameTables &&
-            relative_difference(shorter_tile.seeds, whole.seeds) < kSameTables &&
-            relative_difference(shorter_tile.start, whole.start) < kSameTables)
+            relative_difference(other.seeds, whole.seeds) < kSameTables &&
+            relative_difference(other.start, whole.start) < kSameTables)
             break;
     }
     long_from_ = int(from);
-    start_tiles_ = int(whole.start.rows()) / K_;
-    matrix_ = Buffer<float>(int(whole.seeds.cols()), int(whole.seeds.rows()));
-    for (int s = 0; s < whole.seeds.rows(); s++)
-        for (int j = 0; j < whole.seeds.cols(); j++) matrix_(j, s) = to_float(whole.seeds(s, j));
-    start_ = Buffer<float>(int(whole.start.cols()), int(whole.start.rows()));
-    for (int i = 0; i < whole.start.rows(); i++)
-        for (int k = 0; k < whole.start.cols(); k++) start_(k, i) = to_float(whole.start(i, k));
-    std::vector<Eigen::MatrixXd> ends;
-    end_tiles_ = 0;
-    for (int length = 1; length <= b; length++) {
-        ends.push_back(length == b ? whole.end
-                                   : tiled_boundary_tables(sections, from + length, b, boundary).end);
-        end_tiles_ = std::max(end_tiles_, int(ends.back().rows()) / K_);
+    // Every n below long_from, then one line of each last tile's length past it.
+    std::vector<BoundaryTables> cases;
+    for (int n = 1; n < long_from_; n++) cases.push_back(tiled_boundary_tables(sections, n, b, boundary));
+    for (int length = 1; length <= b; length++)
+        cases.push_back(tiled_boundary_tables(sections, long_from_ + length, b, boundary));
+    const int K = int(cases.back().seeds.rows()) / 2, count = int(cases.size());
+    int start_rows = 0, end_rows = 0;
+    for (const BoundaryTables &t : cases) {
+        start_rows = std::max(start_rows, int(t.start.rows()));
+        end_rows = std::max(end_rows, int(t.end.rows()));
     }
-    // Tiles past a length's own reach hold zeros: they add nothing.
-    end_ = Buffer<float>(K_, end_tiles_ * K_, b);
+    matrix_ = Buffer<float>(2 * K + 2, 2 * K, count);
+    start_ = Buffer<float>(2 * K, start_rows, count);
+    end_ = Buffer<float>(K, end_rows, count);
+    tiles_ = Buffer<int>(2, count);
+    start_.fill(0.0f);
     end_.fill(0.0f);
-    for (int length = 1; length <= b; length++) {
-        const Eigen::MatrixXd &e = ends[size_t(length - 1)];
-        for (int i = 0; i < e.rows(); i++)
-            for (int k = 0; k < e.cols(); k++) end_(k, i, length - 1) = to_float(e(i, k));
+    for (int k = 0; k < count; k++) {
+        const BoundaryTables &t = cases[size_t(k)];
+        for (int s = 0; s < t.seeds.rows(); s++)
+            for (int j = 0; j < t.seeds.cols(); j++) matrix_(j, s, k) = to_float(t.seeds(s, j));
+        for (int i = 0; i < t.start.rows(); i++)
+            for (int j = 0; j < t.start.cols(); j++) start_(j, i, k) = to_float(t.start(i, j));
+        for (int i = 0; i < t.end.rows(); i++)
+            for (int j = 0; j < t.end.cols(); j++) end_(j, i, k) = to_float(t.end(i, j));
+        tiles_(0, k) = int(t.start.rows()) / K;
+        tiles_(1, k) = int(t.end.rows()) / K;
     }
 }
 
 TiledEdges EdgeConstants::edges(Expr n) const {
     Var j("j"), i("i");
     const Expr length = n - ((n + b_ - 1) / b_ - 1) * b_;
+    const Expr at = clamp(select(n < long_from_, n - 1, long_from_ - 1 + length - 1), 0, tiles_.height() - 1);
     Func matrix("boundary_matrix"), start("boundary_start"), end("boundary_end");
-    matrix(j, i) = matrix_(j, i);
-    start(j, i) = start_(j, i);
-    end(j, i) = end_(j, i, clamp(length - 1, 0, b_ - 1));
-    return {matrix, start, end, Expr(start_tiles_), Expr(end_tiles_)};
+    matrix(j, i) = matrix_(j, i, at);
+    start(j, i) = start_(j, i, at);
+    end(j, i) = end_(j, i, at);
+    // Clamped to what the tables hold, so that bounds inference sees how many tiles they reach.
+    const int K = matrix_.height() / 2;
+    return {matrix, start, end, clamp(tiles_(0, at), 1, start_.height() / K),
+            clamp(tiles_(1, at), 1, end_.height() / K)};
 }
 
 }  // namespace cascade::funcs

@@ -68,12 +68,6 @@ void skip_rescan_on_whole_tiles(IirTiledFuncs &f) {
     if (f.full.defined()) f.output.update(0).specialize(f.full);
 }
 
-// Called last, so that both branches take the whole schedule: the tiles' stages are computed only
-// on long lines, the other path's only on short ones.
-void specialize_on_long_lines(IirTiledFuncs &f) {
-    if (f.long_lines.defined()) f.output.specialize(f.long_lines);
-}
-
 }  // namespace
 
 const int kCpuLanes = 8;
@@ -391,7 +385,6 @@ void schedule_iir_tiled_cpu(IirTiledFuncs &f, int lanes) {
         schedule_tile(f.last_tile);
         skip_rescan_on_whole_tiles(f);
     }
-    specialize_on_long_lines(f);
 }
 
 void schedule_iir_tiled_cuda(IirTiledFuncs &f, int rows, CarryKernels carries) {
@@ -537,7 +530,6 @@ void schedule_iir_tiled_cuda(IirTiledFuncs &f, int rows, CarryKernels carries) {
         schedule_tile(t);
         skip_rescan_on_whole_tiles(f);
     }
-    specialize_on_long_lines(f);
 }
 
 }  // namespace cascade

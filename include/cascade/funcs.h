@@ -14,8 +14,14 @@
 //   each strip's columns filtered over a window reaching `overlap` rows past it, then its rows,
 //   strips in parallel, vectors across columns and rows. Exact boundaries read the extension at
 //   folded rows and columns, no margin. Filters whose reach passes the strips' largest overlap
-//   (a Gaussian past σ ≈ 56), deriche2/deriche4 and twoway Gaussians, and every call on a CUDA
-//   target take the serial path.
+//   (a Gaussian past σ ≈ 56), deriche2/deriche4 and twoway Gaussians take the serial path.
+// - Path::blocked, on a CUDA target: algorithm 6 (Nehab & Maximo 2016) with the prebuilt GPU
+//   variants' schedule: tiles of 128 for filters of order ≤ 3 (direct form), of 64 above (sections);
+//   the tile tables and the exact boundaries' initial-feedback tables computed when the generator
+//   runs and embedded (about 1.2 MB a filter at order 3), picked at run time by the image's size.
+//   Exact boundaries on an image shorter than the tables' lines (a few hundred samples, from the
+//   filter's reach) run the serial path, compiled beside the tiles and chosen at run time.
+//   Recursions with run-time coefficients, deriche2/deriche4 and twoway take the serial path.
 // - Path::serial: every recursion one scan per line (a GPU thread or a CPU vector lane each),
 //   exact boundaries by running it from `margin` samples past each edge, where its impulse
 //   response has fallen below 1e−9 of its peak (cascade::margin_for, filter.h). Each axis is
@@ -57,18 +63,20 @@ Recursion constant(const RecursiveFilter &filter);
 class Filtered {
 public:
     // The filtered image, with your Func's arguments, defined over [0, width) × [0, height) (what
-    // lies outside is undefined). A pure view of the filter's last stage: inline it into your
-    // next stage or schedule it as one of yours.
+    // lies outside is undefined). For a Func of (x, y, c) on the blocked path it is the filter's
+    // last stage itself: make it your pipeline's output (`output = filtered.schedule(target)`)
+    // and no pass copies it there. Otherwise a pure view of that stage: inline it into your next
+    // stage or schedule it as one of yours.
     Halide::Func func() const;
     operator Halide::Func() const { return func(); }
 
     // Cascade's schedules for `target`, the target the call was given (CUDA when it has a GPU
     // feature), and the filter's result at the root. On the blocked path your input Func is
-    // inlined into the strips' first reads (compute a costly one at the root yourself) and the
-    // strips run in parallel; on the serial path your input is computed once at the root (the
+    // inlined into the strips' or tiles' first reads (compute a costly one at the root yourself)
+    // and the strips or tiles run in parallel; on the serial path your input is computed once at the root (the
     // scans read it several times), and every recursive stage at the root, its lines in parallel
     // (eight per vector across the CPU's cores; one GPU thread per line). Returns func() for
-    // chaining. Throws cascade::Error for a GPU target where the call built the CPU's strips.
+    // chaining. Throws cascade::Error for a GPU target where the call was given a CPU one.
     Halide::Func schedule(const Halide::Target &target) const;
 
     // The same, the filter's last stage computed strip by strip inside `consumer` where the path
