@@ -144,9 +144,9 @@ public:
         output(x, y, c) = cast<uint8_t>(clamp(sharpened * 255.0f + 0.5f, 0.0f, 255.0f));
 
         // ---- Schedules ------------------------------------------------------------------
-        // Cascade's filters read their inputs at folded (reflected) positions from every line of
-        // their margin-extended domain, so each input is computed at the root: log_luma and
-        // luma. rgb and curved are too, each read by two consumers.
+        // Cascade's filters read their inputs more than once (the GPU's tiles twice, the CPU's
+        // strip windows where they overlap), so the costly ones are computed at the root:
+        // log_luma and luma. rgb and curved are too, each read by two consumers.
         output.dim(0).set_stride(3);
         output.dim(2).set_stride(1).set_bounds(0, 3);
         output.bound(c, 0, 3);
