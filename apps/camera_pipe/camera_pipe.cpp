@@ -1,4 +1,5 @@
 // camera_pipe IN OUT.png [--device cpu|cuda] [--runs N] [--mosaic MOSAIC.png] [--compression C] [--sharpen S]
+//                        [--blur recursive|fir]
 //
 // The camera-pipeline demo's driver (apps/camera_pipe/README.md). It turns an 8-bit sRGB photo
 // into what a sensor behind an RGGB Bayer filter would have recorded (linear light, the red and
@@ -23,12 +24,14 @@
 #include <vector>
 
 #include "camera_pipe_cpu.h"
+#include "camera_pipe_fir_cpu.h"
 #include "cascade/device.h"
 #include "cascade/error.h"
 #include "cascade/image.h"
 #include "io/image_io.h"
 #ifdef CAMERA_PIPE_HAVE_CUDA
 #include "camera_pipe_cuda.h"
+#include "camera_pipe_fir_cuda.h"
 #endif
 
 namespace {
@@ -46,7 +49,7 @@ constexpr int kMinimumSide = 32;    // the pipeline's tiles and demosaicking ker
 
 const char *const kUsage =
     "usage: camera_pipe IN OUT.png [--device cpu|cuda] [--runs N] [--mosaic MOSAIC.png] [--compression C] "
-    "[--sharpen S]";
+    "[--sharpen S] [--blur recursive|fir]";
 
 struct Options {
     std::string input, output, mosaic;
@@ -54,6 +57,7 @@ struct Options {
     int runs = 10;
     float compression = 0.7f;
     float sharpen = 1.0f;
+    bool fir = false;  // the Gaussians as 3σ FIRs, the comparison (camera_pipe_generator.cpp)
 };
 
 double parse_number(const std::string &option, const std::string &text, double low, double high) {
@@ -97,6 +101,10 @@ Options parse(int argc, char **argv) {
             o.compression = float(parse_number(arg, value, 0, 2));
         } else if (arg == "--sharpen") {
             o.sharpen = float(parse_number(arg, value, 0, 10));
+        } else if (arg == "--blur") {
+            if (value != "recursive" && value != "fir")
+                throw Error("--blur takes recursive or fir, not '" + value + "'");
+            o.fir = value == "fir";
         } else {
             throw Error("unknown option " + arg + " (" + kUsage + ")");
         }
@@ -248,8 +256,9 @@ Timing run(PipelineFn pipeline, const char *device, Buffer<uint16_t> &raw, const
 
 void report(const char *device, const Buffer<uint8_t> &out, const Options &o, Timing t) {
     const double megapixels = double(out.width()) * out.height() / 1e6;
-    std::printf("camera_pipe: %s, %dx%d, median of %d run%s: %.3f ms (%.1f MP/s)\n", device, out.width(),
-                out.height(), o.runs, o.runs == 1 ? "" : "s", t.median_ms, megapixels / (t.median_ms / 1e3));
+    std::printf("camera_pipe: %s%s, %dx%d, median of %d run%s: %.3f ms (%.1f MP/s)\n", device,
+                o.fir ? " (FIR Gaussians)" : "", out.width(), out.height(), o.runs, o.runs == 1 ? "" : "s",
+                t.median_ms, megapixels / (t.median_ms / 1e3));
 }
 
 int main_checked(int argc, char **argv) {
@@ -266,12 +275,13 @@ int main_checked(int argc, char **argv) {
     Buffer<uint16_t> raw = make_mosaic(photo);
     // Interleaved, as the PNG stores it.
     Buffer<uint8_t> out = Buffer<uint8_t>::make_interleaved(photo.width, photo.height, 3);
+    const PipelineFn cpu_pipeline = o.fir ? camera_pipe_fir_cpu : camera_pipe_cpu;
 
     if (o.device == "cpu") {
-        report("cpu", out, o, run(camera_pipe_cpu, "cpu", raw, o, out));
+        report("cpu", out, o, run(cpu_pipeline, "cpu", raw, o, out));
     } else {
 #ifdef CAMERA_PIPE_HAVE_CUDA
-        const Timing t = run(camera_pipe_cuda, "cuda", raw, o, out);
+        const Timing t = run(o.fir ? camera_pipe_fir_cuda : camera_pipe_cuda, "cuda", raw, o, out);
         if (out.copy_to_host() != 0)
             throw Error("copying the CUDA pipeline's output to the host failed" +
                         (halide_message.empty() ? std::string() : ": " + halide_message));
@@ -279,7 +289,7 @@ int main_checked(int argc, char **argv) {
         Buffer<uint8_t> reference = Buffer<uint8_t>::make_interleaved(photo.width, photo.height, 3);
         Options once = o;
         once.runs = 1;
-        run(camera_pipe_cpu, "cpu", raw, once, reference);
+        run(cpu_pipeline, "cpu", raw, once, reference);
         int largest = 0;
         out.for_each_element([&](int x, int y, int c) {
             largest = std::max(largest, std::abs(int(out(x, y, c)) - int(reference(x, y, c))));

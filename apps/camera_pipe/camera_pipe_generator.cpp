@@ -7,6 +7,11 @@
 // CUDA, in the style of Halide's apps/camera_pipe.
 #include <Halide.h>
 
+#include <cmath>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
 #include "cascade/funcs.h"
 
 namespace {
@@ -15,6 +20,67 @@ using namespace Halide;
 using cascade::Boundary;
 using cascade::GaussianMethod;
 
+// The comparison the demo times beside Cascade's Gaussians: the separable FIR Gaussian as Halide
+// pipelines usually write it, truncated at 3σ, its taps summed to 1, over the image extended by
+// Halide's boundary conditions (`reflect`: mirror_image; `mirror`: mirror_interior).
+struct FirGaussian {
+    Func columns, rows;
+
+    FirGaussian(Func f, float sigma, Boundary boundary, Expr width, Expr height) {
+        const int radius = int(std::ceil(3.0f * sigma));
+        Buffer<float> taps(2 * radius + 1);
+        double total = 0;
+        for (int k = -radius; k <= radius; k++) total += std::exp(-0.5 * k * k / (double(sigma) * sigma));
+        for (int k = -radius; k <= radius; k++)
+            taps(k + radius) = float(std::exp(-0.5 * k * k / (double(sigma) * sigma)) / total);
+        const Region image = {{0, width}, {0, height}};
+        Func extended = boundary == Boundary::reflect ? BoundaryConditions::mirror_image(f, image)
+                                                      : BoundaryConditions::mirror_interior(f, image);
+        Var x("x"), y("y");
+        RDom k(-radius, 2 * radius + 1, "tap");
+        columns = Func("fir_columns");
+        rows = Func("fir_rows");
+        columns(x, y) = sum(taps(k + radius) * extended(x, y + k));
+        rows(x, y) = sum(taps(k + radius) * columns(x + k, y));
+    }
+
+    void schedule(const Target &target) {
+        for (Func f : {columns, rows}) {
+            const Var x = f.args()[0], y = f.args()[1];
+            f.compute_root();
+            if (target.has_gpu_feature()) {
+                Var xo, yo, xi, yi;
+                f.gpu_tile(x, y, xo, yo, xi, yi, 32, 8);
+            } else {
+                f.vectorize(x, target.natural_vector_size<float>()).parallel(y, 8);
+            }
+        }
+    }
+};
+
+// One of the pipeline's Gaussians: Cascade's recursive one (van Vliet et al.), or the comparison.
+struct Blur {
+    std::optional<cascade::funcs::Filtered> recursive;
+    std::optional<FirGaussian> fir;
+
+    Blur(bool as_fir, Func f, float sigma, Boundary boundary, Expr width, Expr height, const Target &target) {
+        if (as_fir) {
+            fir.emplace(f, sigma, boundary, width, height);
+        } else {
+            recursive.emplace(cascade::funcs::gaussian(f, sigma, GaussianMethod::vanvliet, boundary, width,
+                                                       height, target));
+        }
+    }
+    Func func() const { return fir ? fir->rows : recursive->func(); }
+    void schedule(const Target &target) {
+        if (fir) {
+            fir->schedule(target);
+        } else {
+            recursive->schedule(target);
+        }
+    }
+};
+
 class CameraPipe : public Generator<CameraPipe> {
 public:
     // Standard deviation of the tone mapping's base layer, in pixels. A recursive Gaussian costs
@@ -22,6 +88,8 @@ public:
     GeneratorParam<float> base_sigma{"base_sigma", 24.0f};
     // Standard deviation of the unsharp mask's blur, in pixels.
     GeneratorParam<float> sharpen_sigma{"sharpen_sigma", 1.5f};
+    // Both Gaussians by Cascade's recursive filters, or, for the comparison, by FirGaussian.
+    GeneratorParam<std::string> blur_method{"blur", "recursive"};
 
     // RGGB: red at (even x, even y), blue at (odd, odd); linear, 0 (black) to 4095 (white).
     Input<Buffer<uint16_t>> raw{"raw", 2};
@@ -84,9 +152,10 @@ public:
 
         // The base layer: Cascade's recursive Gaussian of the log luminance (van Vliet et al.),
         // exact at the edges for the image extended by half-sample reflection.
-        cascade::funcs::Filtered base =
-            cascade::funcs::gaussian(log_luma, float(base_sigma), GaussianMethod::vanvliet, Boundary::reflect,
-                                     width, height, get_target());
+        const bool fir = std::string(blur_method) == "fir";
+        if (!fir && std::string(blur_method) != "recursive")
+            throw std::invalid_argument("blur takes recursive or fir, not " + std::string(blur_method));
+        Blur base(fir, log_luma, base_sigma, Boundary::reflect, width, height, get_target());
         Func base_layer = base.func();
 
         // The image's mean log luminance (the log of Reinhard's key), which the tone mapping
@@ -126,9 +195,7 @@ public:
         // exact at the edges for whole-sample mirroring.
         Func luma("luma");
         luma(x, y) = 0.2126f * curved(x, y, 0) + 0.7152f * curved(x, y, 1) + 0.0722f * curved(x, y, 2);
-        cascade::funcs::Filtered blur =
-            cascade::funcs::gaussian(luma, float(sharpen_sigma), GaussianMethod::vanvliet, Boundary::mirror,
-                                     width, height, get_target());
+        Blur blur(fir, luma, sharpen_sigma, Boundary::mirror, width, height, get_target());
         Func blurred = blur.func();
         // The same step is added to the three channels (edges gain no colour), rolled off softly
         // (s·room/(room + s), slope 1 at 0) below what the pixel's brightest channel has left

@@ -2,8 +2,8 @@
 # check_camera_pipe.sh CAMERA_PIPE IN.png
 #
 # The camera-pipeline demo on the CPU: runs it on IN.png into a temporary folder and checks that
-# the output and the mosaic preview are PNGs of IN.png's size (8-bit RGB and 8-bit gray), and that
-# bad arguments fail with one "camera_pipe: error:" line, status 1 and no output file.
+# the output and the mosaic preview are PNGs of IN.png's size (8-bit RGB and 8-bit gray), that the
+# FIR comparison (--blur fir) runs too, and that bad arguments fail with one "camera_pipe: error:" line, status 1 and no output file.
 set -u
 bin=$1
 input=$2
@@ -38,6 +38,11 @@ grep -q '^camera_pipe: cpu, .* ms (.* MP/s)$' "$tmp/log" || fail "no timing line
 # A picture, not a flat field: the compressed output of a photo is more than a few KB.
 [ "$(wc -c <"$tmp/out.png")" -gt 20000 ] || fail "output is suspiciously small ($(wc -c <"$tmp/out.png") bytes)"
 
+# The comparison: the same pipeline with FIR Gaussians.
+"$bin" "$input" "$tmp/fir.png" --device cpu --runs 1 --blur fir >"$tmp/log" 2>&1 || fail "--blur fir: $(cat "$tmp/log")"
+grep -q '^camera_pipe: cpu (FIR Gaussians), .* ms (.* MP/s)$' "$tmp/log" || fail "--blur fir: no timing line"
+[ "$(png_header "$tmp/fir.png")" = "$size 8 2" ] || fail "--blur fir: output is '$(png_header "$tmp/fir.png")'"
+
 expect_error() {
   what=$1
   shift
@@ -51,5 +56,6 @@ expect_error() {
 expect_error "unknown device" "$input" "$tmp/bad.png" --device gpu
 expect_error "missing input" "$tmp/none.png" "$tmp/bad.png"
 expect_error "bad --runs" "$input" "$tmp/bad.png" --runs 0
+expect_error "bad --blur" "$input" "$tmp/bad.png" --blur box
 expect_error "one positional argument" "$input"
 echo "check_camera_pipe: OK"
