@@ -168,23 +168,16 @@ Func one_dimension(Filtered::Stages &s, Func image, const std::vector<Coefficien
     return cropped;
 }
 
-// The 2D filter of `image` (x, y, c) into `s`: down the columns over the image extended by `my`
-// there, then along the rows of that result extended by `mx`; with `taps`, each dimension's FIR
-// numerator first.
-Func separable_stages(Filtered::Stages &s, Func image, const std::vector<Coefficients> &vertical,
-                      const std::vector<Coefficients> &horizontal, Boundary boundary, Expr width, Expr height,
-                      Expr mx, Expr my, const std::vector<double> &taps = {}) {
-    s.maps.push_back(image);
-    Func columns = one_dimension(s, image, vertical, Dim::y, boundary, height, my, taps);
-    return one_dimension(s, columns, horizontal, Dim::x, boundary, width, mx, taps);
-}
-
+// The 2D filter: down the columns over the image extended by `my` there, then along the rows of
+// that result extended by `mx`; with `taps`, each dimension's FIR numerator first.
 Filtered separable(Func input, const std::vector<Coefficients> &vertical,
                    const std::vector<Coefficients> &horizontal, Boundary boundary, Expr width, Expr height,
                    Expr mx, Expr my, const std::vector<double> &taps = {}) {
     auto s = std::make_shared<Filtered::Stages>();
-    Func rows =
-        separable_stages(*s, planar(input), vertical, horizontal, boundary, width, height, mx, my, taps);
+    Func image = planar(input);
+    s->maps.push_back(image);
+    Func columns = one_dimension(*s, image, vertical, Dim::y, boundary, height, my, taps);
+    Func rows = one_dimension(*s, columns, horizontal, Dim::x, boundary, width, mx, taps);
     s->view = view_of(rows, input.dimensions(), 0, 0);
     return Filtered(s);
 }
