@@ -15,21 +15,26 @@
 #include "algebra/iir_tiled.h"
 #include "algebra/recursive_filter.h"
 #include "algebra/sat_strips.h"
+#include "algebra/sat_tiled.h"
 #include "algebra/twoway.h"
 #include "cascade/bspline.h"
 #include "cascade/deriche.h"
 #include "cascade/error.h"
 #include "cascade/twoway.h"
+#include "contract/input_tables.h"
 #include "runtime/design/boundary_tables.h"
 #include "runtime/design/direct_form.h"
 #include "runtime/design/level.h"
+#include "runtime/design/tile_matrices.h"
 #include "runtime/strips.h"
 #include "schedules/rt_schedule.h"
+#include "schedules/sat_schedule.h"
 #include "schedules/sat_strips_schedule.h"
 #include "schedules/strips_schedule.h"
 #include "schedules/tiled_schedule.h"
 #include "schedules/twoway_schedule.h"
 #include "tile_constants.h"
+#include "tile_inputs.h"
 #include "tiles.h"
 
 namespace cascade::funcs {
@@ -37,14 +42,15 @@ namespace cascade::funcs {
 using namespace Halide;
 
 struct Filtered::Stages {
-    std::vector<Pass> scans;               // recursive passes and prefix sums
-    std::vector<TwoWayStep> two_way;       // Lee et al.'s steps
-    std::vector<Func> maps;                // point-wise stages read by scans (FIR numerators, box rows)
-    std::optional<IirStripsFuncs> strips;  // the blocked path on a CPU target: recursions
-    std::optional<SatStripsFuncs> tables;  // and summed-area tables
-    std::optional<IirTiledFuncs> tiles;    // the blocked path on a CUDA target: algorithm 6
-    int tile_rows = 0;                     // and the tile rows its blocks load per pass
-    Func view;                             // what the user gets, with their Func's arguments
+    std::vector<Pass> scans;                   // recursive passes and prefix sums
+    std::vector<TwoWayStep> two_way;           // Lee et al.'s steps
+    std::vector<Func> maps;                    // point-wise stages read by scans (FIR numerators, box rows)
+    std::optional<IirStripsFuncs> strips;      // the blocked path on a CPU target: recursions
+    std::optional<SatStripsFuncs> tables;      // and summed-area tables
+    std::optional<SatTiledFuncs> table_tiles;  // the blocked path's tables on a CUDA target
+    std::optional<IirTiledFuncs> tiles;        // the blocked path on a CUDA target: algorithm 6
+    int tile_rows = 0;                         // and the tile rows its blocks load per pass
+    Func view;                                 // what the user gets, with their Func's arguments
 };
 
 namespace {
@@ -290,9 +296,28 @@ SectionCascade cascade_of(const std::vector<RecursiveFilter> &sections) {
     return c;
 }
 
-std::vector<RecursiveFilter> with_unit_gains(std::vector<RecursiveFilter> sections) {
-    for (RecursiveFilter &f : sections) f.gain = 1.0;
-    return sections;
+// Algorithm 6 over `input` as the prebuilt GPU variants run it, with the tables `down` and `across`
+// (and `edges` under an exact boundary), on tiles of b, `rows` tile rows a pass.
+Filtered tiles_over(Func input, const SectionCascade &vertical, const SectionCascade &horizontal, Func down,
+                    Func across, const ExactEdges *edges, int b, int rows, Expr width, Expr height,
+                    const Target &target) {
+    auto s = std::make_shared<Filtered::Stages>();
+    Func out(fresh("tiles"));
+    s->tiles =
+        define_iir_tiled(planar(input), width, height, out, vertical, horizontal, down, across, b, 6, edges,
+                         Float(32), rows_in_registers(ScanStyle::automatic, edges != nullptr, b, target),
+                         carry_form(CarryKernels::automatic, target));
+    // Computed over the image exactly: with the region's corner known (0, 0), the carries' chunk
+    // rescans stay in registers (else a device buffer sized at run time: 12.2 against 8.8 µs for
+    // the columns' carries at 2048², none, H200).
+    s->tiles->output.bound(s->tiles->x, 0, width).bound(s->tiles->y, 0, height);
+    // On an image of whole tiles the output is written in whole tiles, its stores untested:
+    // 61.6 against 67.5 µs for the output pass at 4096² on an H200, none. So the region your
+    // output buffer asks for must be the image.
+    if (target.has_gpu_feature()) s->tiles->output_full = s->tiles->full;
+    s->tile_rows = rows;
+    s->view = view_of(out, input.dimensions(), 0, 0);
+    return Filtered(s);
 }
 
 }  // namespace
@@ -322,8 +347,6 @@ Filtered constant_tiles(Func input, const Filter2D &filter, Boundary boundary, E
         same
             ? std::nullopt
             : std::optional<TileConstants>(TileConstants(unit ? with_unit_gains(horizontal) : horizontal, b));
-    auto s = std::make_shared<Filtered::Stages>();
-    Func image = planar(input);
     ExactEdges edges;
     if (exact) {
         const EdgeConstants y_edges(vertical, b, boundary);
@@ -336,23 +359,26 @@ Filtered constant_tiles(Func input, const Filter2D &filter, Boundary boundary, E
         if (about_level(filter, boundary) || (direct && order == 3 && boundary != Boundary::zero))
             edges.level_gain = float(dc_response(vertical) * dc_response(horizontal));
     }
-    Func out(fresh("tiles"));
-    s->tiles = define_iir_tiled(image, width, height, out, cascade_of(vertical), cascade_of(horizontal),
-                                down.table(height), (across ? *across : down).table(width), b, 6,
-                                exact ? &edges : nullptr, Float(32),
-                                rows_in_registers(ScanStyle::automatic, exact, b, target),
-                                carry_form(CarryKernels::automatic, target));
-    // Computed over the image exactly: with the region's corner known (0, 0), the carries' chunk
-    // rescans stay in registers (else a device buffer sized at run time: 12.2 against 8.8 µs for
-    // the columns' carries at 2048², none, H200).
-    s->tiles->output.bound(s->tiles->x, 0, width).bound(s->tiles->y, 0, height);
-    // On an image of whole tiles the output is written in whole tiles, its stores untested:
-    // 61.6 against 67.5 µs for the output pass at 4096² on an H200, none. So the region your
-    // output buffer asks for must be the image.
-    if (target.has_gpu_feature()) s->tiles->output_full = s->tiles->full;
-    s->tile_rows = direct ? 4 : 2;
-    s->view = view_of(out, input.dimensions(), 0, 0);
-    return Filtered(s);
+    return tiles_over(input, cascade_of(vertical), cascade_of(horizontal), down.table(height),
+                      (across ? *across : down).table(width), exact ? &edges : nullptr, b, direct ? 4 : 2,
+                      width, height, target);
+}
+
+// The blocked path on a CUDA target for recursions of run-time coefficients: algorithm 6 in the
+// direct form, reading its tables from `tables` (tile_inputs.h), about the level wherever the
+// extension keeps constants (the filter is not known to need it or not).
+Filtered input_tiles(Func input, const Recursion &vertical, const Recursion &horizontal, ImageParam tables,
+                     Boundary boundary, Expr width, Expr height, const Target &target) {
+    const Coefficients v = coefficients_of(vertical), h = coefficients_of(horizontal);
+    const int order = std::max(v.order(), h.order()), b = input_tables::tile(order);
+    if (order > input_tables::most_order(b))
+        throw Error("cascade::funcs: a recursion with run-time coefficients runs on tiles to order " +
+                    std::to_string(input_tables::most_order(b)) + ", not " + std::to_string(order) +
+                    "; take Path::serial");
+    const TileInputs in = tile_inputs(tables, v.order(), h.order(), boundary, width, height);
+    return tiles_over(input, SectionCascade{v.b0, {v.a}}, SectionCascade{h.b0, {h.a}}, in.vertical,
+                      in.horizontal, boundary != Boundary::none ? &in.edges : nullptr, b, b == 128 ? 4 : 2,
+                      width, height, target);
 }
 
 namespace {
@@ -369,13 +395,24 @@ std::optional<Filtered> constant_blocked(Func input, const Filter2D &filter, Bou
 // (runtime/sat.cpp), a constant for the reason kStripRows is.
 constexpr int kTableStripRows = 256;
 
+// The GPU's tables: the build's default tiles of 64 and four rows a pass, each tile's corner
+// summed in its block, as the prebuilt plans run images to 2^25 samples (runtime/sat_variant.h).
+constexpr int kTableTile = 64, kTableRowsPerPass = 4;
+
 // The blocked path's table of `samples` (x, y, c) over width × height, in `type`, seen through
-// `view` (the table itself, or what is read from it).
-Filtered table_strips(Func samples, int dimensions, Expr width, Expr height, Type type,
-                      const std::function<Func(Func)> &view) {
+// `view` (the table itself, or what is read from it): the GPU's tiles on a target with a GPU,
+// else the CPU's strips.
+Filtered table_blocked(Func samples, int dimensions, Expr width, Expr height, Type type,
+                       const std::function<Func(Func)> &view, const Target &target) {
     auto s = std::make_shared<Filtered::Stages>();
-    Func table(fresh("sat_strips"));
-    s->tables = define_sat_strips(samples, width, height, table, type, kTableStripRows);
+    Func table(fresh(target.has_gpu_feature() ? "sat_tiles" : "sat_strips"));
+    if (target.has_gpu_feature()) {
+        s->table_tiles = define_sat_tiled(samples, width, height, table, type, kTableTile, "2r1w");
+        // Tiles from (0, 0), as the prebuilt tables' (every block's tile known statically).
+        table.bound(s->table_tiles->x, 0, width).bound(s->table_tiles->y, 0, height);
+    } else {
+        s->tables = define_sat_strips(samples, width, height, table, type, kTableStripRows);
+    }
     s->view = view_of(view(table), dimensions, 0, 0);
     return Filtered(s);
 }
@@ -408,6 +445,15 @@ Func Filtered::schedule(const Target &target, Func consumer) const {
         SatStripsFuncs f = *stages_->tables;
         f.output.compute_root();
         schedule_sat_strips_cpu(f);
+    }
+    if (stages_->table_tiles) {
+        SatTiledFuncs f = *stages_->table_tiles;
+        f.output.compute_root();
+        if (gpu) {
+            schedule_sat_tiled_cuda(f, kTableRowsPerPass, true);
+        } else {
+            schedule_sat_tiled_cpu(f);
+        }
     }
     if (stages_->tiles) {
         IirTiledFuncs f = *stages_->tiles;
@@ -458,6 +504,13 @@ Filtered iir(Func input, const Recursion &vertical, const Recursion &horizontal,
         if (auto f = recursion_strips(input, vertical, horizontal, boundary, width, height)) return *f;
     return separable(input, {coefficients_of(vertical)}, {coefficients_of(horizontal)}, boundary, width,
                      height, margin_of(horizontal, boundary), margin_of(vertical, boundary));
+}
+
+Filtered iir(Func input, const Recursion &vertical, const Recursion &horizontal, const ImageParam &tables,
+             Boundary boundary, Expr width, Expr height, const Target &target, Path path) {
+    if (blocked_on_gpu(target, path) && !(constant_filter(vertical) && constant_filter(horizontal)))
+        return input_tiles(input, vertical, horizontal, tables, boundary, width, height, target);
+    return iir(input, vertical, horizontal, boundary, width, height, target, path);
 }
 
 Filtered bspline(Func input, int degree, Boundary boundary, Expr width, Expr height, const Target &target,
@@ -520,10 +573,10 @@ Filtered gaussian(Func input, double sigma, GaussianMethod method, Boundary boun
 }
 
 Filtered summed_area_table(Func input, Expr width, Expr height, const Target &target, Type type, Path path) {
-    // Read twice by the strips: inlined into both reads.
-    if (blocked_on_cpu(target, path))
-        return table_strips(planar(input, type), input.dimensions(), width, height, type,
-                            [](Func t) { return t; });
+    // Read twice by the strips and the tiles: inlined into both reads.
+    if (path == Path::blocked)
+        return table_blocked(
+            planar(input, type), input.dimensions(), width, height, type, [](Func t) { return t; }, target);
     auto s = std::make_shared<Filtered::Stages>();
     Func down(fresh("sat_columns")), across(fresh("sat_rows")), image = planar(input, type);
     s->maps.push_back(image);
@@ -545,15 +598,17 @@ Filtered box(Func input, int radius, Boundary boundary, Expr width, Expr height,
     Func padded =
         extended_along(extended_along(image, Dim::y, boundary, height, pad), Dim::x, boundary, width, pad);
     samples(x, y, c) = cast<double>(padded(x, y, c));
-    if (blocked_on_cpu(target, path))
-        return table_strips(
-            samples, input.dimensions(), width + 2 * pad, height + 2 * pad, Float(64), [&](Func t) {
+    if (path == Path::blocked)
+        return table_blocked(
+            samples, input.dimensions(), width + 2 * pad, height + 2 * pad, Float(64),
+            [&](Func t) {
                 Func mean(fresh("box_mean"));
                 mean(x, y, c) = cast<float>(
                     (t(x + window, y + window, c) - t(x, y + window, c) - t(x + window, y, c) + t(x, y, c)) /
                     area);
                 return mean;
-            });
+            },
+            target);
     auto s = std::make_shared<Filtered::Stages>();
     s->maps.push_back(image);
     Func rows_sum(fresh("box_prefix_x")), rows(fresh("box_rows")), cols_sum(fresh("box_prefix_y"));

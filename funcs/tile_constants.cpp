@@ -35,12 +35,6 @@ double relative_difference(const Eigen::MatrixXd &a, const Eigen::MatrixXd &b) {
 // Table differences that float32 pipelines cannot see.
 constexpr double kSameTables = 1e-9;
 
-int state_of(const std::vector<RecursiveFilter> &sections) {
-    int K = 0;
-    for (const RecursiveFilter &s : sections) K += s.order();
-    return K;
-}
-
 }  // namespace
 
 TileConstants::TileConstants(const std::vector<RecursiveFilter> &sections, int b) : b_(b) {

@@ -290,12 +290,6 @@ VariantChoice choose_variant(const Filter2D &filter, Form form, Algorithm algori
     return choice;
 }
 
-// The sections with every gain 1.
-std::vector<RecursiveFilter> with_unit_gain(std::vector<RecursiveFilter> sections) {
-    for (RecursiveFilter &s : sections) s.gain = 1.0;
-    return sections;
-}
-
 // The product of the sections' gains, squared: what one dimension's causal and anticausal passes
 // multiply a sample by.
 double total_gain(const std::vector<RecursiveFilter> &sections) {
@@ -527,8 +521,8 @@ IirPlan::IirPlan(const Filter2D &whole, int width, int height, const IirOptions 
     // Algorithms 4, 5 and 6 may scan with unit gains and scale the samples by the gains instead:
     // their tables are then the unit-gain filter's.
     const bool unit_gain = tiled && algorithm != Algorithm::a2 && TiledLayout::unit_gain_scans(exact);
-    const auto vertical_tables = unit_gain ? with_unit_gain(vertical) : vertical;
-    const auto horizontal_tables = unit_gain ? with_unit_gain(horizontal) : horizontal;
+    const auto vertical_tables = unit_gain ? with_unit_gains(vertical) : vertical;
+    const auto horizontal_tables = unit_gain ? with_unit_gains(horizontal) : horizontal;
     const halide_type_t working =
         samples == SampleType::f64 ? halide_type_of<double>() : halide_type_of<float>();
     if (unit_gain && samples != SampleType::f64 &&

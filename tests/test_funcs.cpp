@@ -83,6 +83,20 @@ constexpr funcs::Path kPaths[] = {funcs::Path::blocked, funcs::Path::serial};
 
 std::string path_name(funcs::Path path) { return path == funcs::Path::blocked ? "blocked" : "serial"; }
 
+// A CUDA target's choice of realisation built, then scheduled and run for the CPU: how these tests
+// reach the GPU's summed-area tables (the CUDA ones, tests/funcs_cuda/, run them on the card).
+Halide::Target cuda_built() { return jit_target().with_feature(Halide::Target::CUDA); }
+
+// What a call is built as: the CPU's blocked path, the GPU's, or the serial one.
+struct Realisation {
+    std::string name;
+    Halide::Target built_for;
+    funcs::Path path;
+};
+const std::vector<Realisation> kRealisations = {{"strips", jit_target(), funcs::Path::blocked},
+                                                {"tiles", cuda_built(), funcs::Path::blocked},
+                                                {"serial", jit_target(), funcs::Path::serial}};
+
 TEST(Funcs, IirOfEveryBoundaryMatchesTheExtendedDefinition) {
     auto rng = testing::rng_for_test();
     const RecursiveFilter vertical = testing::random_stable_filter(rng, 2, 0.8, true);
@@ -176,7 +190,7 @@ TEST(Funcs, BlockedGaussianOnAnImageOfManyStrips) {
 }
 
 // The CUDA targets' blocked path (algorithm 6, its tables embedded) run on the CPU: sizes past the
-// tables' long lines (primes; whole tiles of 128), and short ones, which take the serial path.
+// tables' long lines (primes; whole tiles of 128), and short ones.
 TEST(Funcs, TiledPathOfEveryBoundaryMatchesTheExtendedDefinition) {
     const RecursiveFilter vertical = van_vliet_gaussian(3.0), horizontal = bspline_prefilter(3);
     for (Boundary b : kBoundaries) {
@@ -196,6 +210,62 @@ TEST(Funcs, TiledPathOfEveryBoundaryMatchesTheExtendedDefinition) {
                     << boundary_name(b) << " on " << w << "x" << h << ", channel " << c;
         }
     }
+}
+
+// The CUDA targets' blocked path for run-time coefficients, its tables made on the host
+// (funcs::tile_tables) and read from an input, run on the CPU: an order-3 recursion down the
+// columns, an order-1 one along the rows (tiles of 128), every boundary; and two of order 4 (tiles
+// of 64) under none and reflect.
+TEST(Funcs, TiledPathReadsRunTimeTablesOfEveryBoundary) {
+    struct Case {
+        RecursiveFilter vertical, horizontal;
+        std::vector<Boundary> boundaries;
+    };
+    auto rng = testing::rng_for_test();
+    const std::vector<Case> cases = {
+        {van_vliet_gaussian(3.0), bspline_prefilter(3), {std::begin(kBoundaries), std::end(kBoundaries)}},
+        {testing::random_stable_filter(rng, 4, 0.8, true),
+         testing::random_stable_filter(rng, 4, 0.7, false),
+         {Boundary::none, Boundary::reflect}}};
+    for (const Case &k : cases)
+        for (Boundary b : k.boundaries) {
+            ImageParam tables(Halide::Float(32), 3, "tables");
+            std::vector<Halide::Param<float>> v(k.vertical.order() + 1), h(k.horizontal.order() + 1);
+            auto recursion = [](std::vector<Halide::Param<float>> &p) {
+                funcs::Recursion r{p[0], {}, Halide::Expr()};
+                for (size_t i = 1; i < p.size(); i++) r.feedback.push_back(p[i]);
+                return r;
+            };
+            Compiled f = compile([&](ImageParam &in) {
+                return funcs::input_tiles(in, recursion(v), recursion(h), tables, b, in.width(), in.height(),
+                                          jit_target())
+                    .schedule(jit_target());
+            });
+            auto set = [](std::vector<Halide::Param<float>> &p, const RecursiveFilter &filter) {
+                p[0].set(float(filter.gain));
+                for (int i = 0; i < filter.order(); i++)
+                    p[size_t(i) + 1].set(float(filter.feedback[size_t(i)]));
+            };
+            set(v, k.vertical);
+            set(h, k.horizontal);
+            for (auto [w, h_] :
+                 std::vector<std::pair<int, int>>{{523, 389}, {256, 128}, {300, 7}, {1, 1}, {67, 33}}) {
+                const Image image = testing::random_image(rng, w, h_, 2);
+                tables.set(Buffer<float>(funcs::tile_tables(k.vertical, k.horizontal, b, w, h_)));
+                const auto got = run(f, image);
+                for (int c = 0; c < image.channels; c++)
+                    EXPECT_TRUE(testing::within_relative_l2(
+                        got[c],
+                        reference::filter_2d({k.vertical, k.horizontal}, reference::plane(image, c), b),
+                        1e-5))
+                        << "order " << k.vertical.order() << " " << boundary_name(b) << " on " << w << "x"
+                        << h_ << ", channel " << c;
+            }
+            // Tables made for another size are refused before anything runs.
+            const Image image = testing::random_image(rng, 40, 30, 1);
+            tables.set(Buffer<float>(funcs::tile_tables(k.vertical, k.horizontal, b, 41, 30)));
+            EXPECT_ANY_THROW(run(f, image)) << boundary_name(b);
+        }
 }
 
 TEST(Funcs, GaussianOfEveryMethodMatchesItsDefinition) {
@@ -254,18 +324,20 @@ TEST(Funcs, BsplinePrefilterMatchesTheExtendedDefinition) {
 }
 
 TEST(Funcs, SummedAreaTableIsExactForIntegers) {
-    for (funcs::Path path : kPaths) {
+    for (const Realisation &r : kRealisations) {
         Compiled f = compile(
             [&](ImageParam &in) {
-                return funcs::summed_area_table(in, in.width(), in.height(), jit_target(), Halide::UInt(32),
-                                                path)
+                return funcs::summed_area_table(in, in.width(), in.height(), r.built_for, Halide::UInt(32),
+                                                r.path)
                     .schedule(jit_target());
             },
             2, Halide::UInt(8));
         auto rng = testing::rng_for_test();
-        // The strips' tables across several strips of 256 rows, and 8-column chunks.
+        // The strips' tables across several strips of 256 rows, and 8-column chunks; the tiles'
+        // across tiles of 64, ragged.
         auto sizes = kSizes;
         sizes.push_back({37, 600});
+        sizes.push_back({257, 131});
         for (auto [w, h] : sizes) {
             Buffer<uint8_t> in(w, h);
             std::uniform_int_distribution<int> level(0, 255);
@@ -284,29 +356,33 @@ TEST(Funcs, SummedAreaTableIsExactForIntegers) {
             for (int y = 0; y < h; y++)
                 for (int x = 0; x < w; x++)
                     ASSERT_EQ(out(x, y), expected(x, y))
-                        << path_name(path) << " at " << x << "," << y << " of " << w << "x" << h;
+                        << r.name << " at " << x << "," << y << " of " << w << "x" << h;
         }
     }
 }
 
 TEST(Funcs, SummedAreaTableOfFloats) {
-    for (funcs::Path path : kPaths) {
+    for (const Realisation &r : kRealisations) {
         Compiled f = compile([&](ImageParam &in) {
-            return funcs::summed_area_table(in, in.width(), in.height(), jit_target(), Halide::Float(32),
-                                            path)
+            return funcs::summed_area_table(in, in.width(), in.height(), r.built_for, Halide::Float(32),
+                                            r.path)
                 .schedule(jit_target());
         });
-        expect_matches(f, reference::summed_area_table, 1e-6, path_name(path) + " float table");
+        expect_matches(f, reference::summed_area_table, 1e-6, r.name + " float table");
     }
 }
 
 TEST(Funcs, BoxMeanOfEveryBoundary) {
-    for (funcs::Path path : kPaths)
+    for (const Realisation &r : kRealisations)
         for (int radius : {0, 3}) {
             for (Boundary b : kBoundaries) {
                 Compiled f = compile([&](ImageParam &in) {
-                    return funcs::box(in, radius, b, in.width(), in.height(), jit_target(), path)
-                        .schedule(jit_target());
+                    Func mean = funcs::box(in, radius, b, in.width(), in.height(), r.built_for, r.path)
+                                    .schedule(jit_target());
+                    // A pure view: this pipeline's output computes it.
+                    Func out;
+                    out(mean.args()) = mean(mean.args());
+                    return out;
                 });
                 const auto expected = [&](const Matrix &X) {
                     const Matrix E = reference::extended(X, b, radius);
@@ -316,9 +392,8 @@ TEST(Funcs, BoxMeanOfEveryBoundary) {
                             mean(y, x) = E.block(y, x, 2 * radius + 1, 2 * radius + 1).mean();
                     return mean;
                 };
-                expect_matches(
-                    f, expected, 1e-6,
-                    path_name(path) + " radius " + std::to_string(radius) + " " + boundary_name(b));
+                expect_matches(f, expected, 1e-6,
+                               r.name + " radius " + std::to_string(radius) + " " + boundary_name(b));
             }
         }
 }

@@ -1,8 +1,9 @@
 // The Func API beside the prebuilt variants, in one run on the same images: van Vliet's Gaussian
 // (σ 4) as a whole generator over cascade::funcs (funcs_gaussian_generator.cpp, AOT) and as the
-// runtime's plan (GaussianPlan, the variant `auto` picks), under none and reflect. Prints, per
-// device, size and boundary, the median ms of each (batches of calls up to a device sync) and
-// their ratio, and the largest difference between the two results.
+// runtime's plan (GaussianPlan, the variant `auto` picks), under none and reflect; on CUDA also as a
+// generator of run-time coefficients reading its tables (funcs::tile_tables). Prints, per device,
+// size and boundary, the median ms of each (batches of calls up to a device sync), the Func API's
+// ratio to the prebuilt, and the largest difference between their results.
 //
 //   funcs_timing [cpu|cuda] [SIZES...]     (default: cpu 1024 4096; cuda 2048 4096 8192)
 #include <HalideBuffer.h>
@@ -11,7 +12,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
@@ -25,8 +25,11 @@
 #ifdef FUNCS_TIMING_CUDA
 #include <HalideRuntimeCuda.h>
 
+#include "cascade/tile_tables.h"
 #include "funcs_gaussian_none_cuda.h"
 #include "funcs_gaussian_reflect_cuda.h"
+#include "funcs_gaussian_run_time_none_cuda.h"
+#include "funcs_gaussian_run_time_reflect_cuda.h"
 #endif
 
 namespace {
@@ -51,8 +54,9 @@ double median_ms(const std::function<void()> &run, const std::function<void()> &
 
 int run_device(bool cuda, const std::vector<int> &sizes) {
     std::printf("device %s, van Vliet σ 4, float32: median ms (7 batches)\n", cuda ? "cuda" : "cpu");
-    std::printf("%-6s %-8s %10s %10s %7s %10s\n", "size", "boundary", "prebuilt", "funcs", "ratio",
-                "max diff");
+    std::printf("%-6s %-8s %10s %10s %7s %10s", "size", "boundary", "prebuilt", "funcs", "ratio", "max diff");
+    if (cuda) std::printf(" %10s %7s %10s", "run-time", "ratio", "max diff");
+    std::printf("\n");
     const cascade::GaussianDesign design = cascade::design_gaussian(4.0, cascade::GaussianMethod::vanvliet);
     for (int n : sizes) {
         Buffer<float> in(n, n, 1), a(n, n, 1), b(n, n, 1);
@@ -64,10 +68,21 @@ int run_device(bool cuda, const std::vector<int> &sizes) {
             options.boundary = boundary;
             options.device = cuda ? cascade::DeviceChoice::cuda : cascade::DeviceChoice::cpu;
             cascade::GaussianPlan plan(design, n, n, 1, options);
-            Pipeline funcs;
+            Pipeline funcs, run_time;
             const bool none = boundary == cascade::Boundary::none;
 #ifdef FUNCS_TIMING_CUDA
-            if (cuda) funcs = none ? funcs_gaussian_none_cuda : funcs_gaussian_reflect_cuda;
+            // The Gaussian's recursion as the run-time generator's inputs, and its tables.
+            const cascade::RecursiveFilter g = cascade::van_vliet_gaussian(4.0);
+            Buffer<float> tables(cascade::funcs::tile_tables(g, g, boundary, n, n));
+            if (cuda) {
+                funcs = none ? funcs_gaussian_none_cuda : funcs_gaussian_reflect_cuda;
+                run_time = [&, none](halide_buffer_t *in, halide_buffer_t *out) {
+                    auto call =
+                        none ? funcs_gaussian_run_time_none_cuda : funcs_gaussian_run_time_reflect_cuda;
+                    return call(in, float(g.gain), float(g.feedback[0]), float(g.feedback[1]),
+                                float(g.feedback[2]), tables.raw_buffer(), out);
+                };
+            }
 #endif
             if (!cuda) funcs = none ? funcs_gaussian_none_cpu : funcs_gaussian_reflect_cpu;
             auto sync = [&] {
@@ -91,21 +106,36 @@ int run_device(bool cuda, const std::vector<int> &sizes) {
                 sync();
                 for (int k = 0; k < 2; k++) funcs(in.raw_buffer(), b.raw_buffer());
                 sync();
+                if (run_time) {
+                    for (int k = 0; k < 2; k++) run_time(in.raw_buffer(), b.raw_buffer());
+                    sync();
+                }
                 continue;
             }
             const int batch = std::max(1, int(2e8 / (double(n) * n)));
             const double prebuilt =
                 median_ms([&] { plan.run(in.raw_buffer(), a.raw_buffer()); }, sync, batch);
-            const double own = median_ms([&] { funcs(in.raw_buffer(), b.raw_buffer()); }, sync, batch);
-            if (cuda) {
-                a.copy_to_host();
-                b.copy_to_host();
+            // The pipeline's median ms and its result's largest difference from the prebuilt's.
+            auto time = [&](const Pipeline &pipeline) {
+                const double ms = median_ms([&] { pipeline(in.raw_buffer(), b.raw_buffer()); }, sync, batch);
+                if (cuda) {
+                    a.copy_to_host();
+                    b.copy_to_host();
+                }
+                double diff = 0;
+                for (int y = 0; y < n; y++)
+                    for (int x = 0; x < n; x++)
+                        diff = std::max(diff, double(std::fabs(a(x, y, 0) - b(x, y, 0))));
+                return std::pair{ms, diff};
+            };
+            const auto [own, diff] = time(funcs);
+            std::printf("%-6d %-8s %10.3f %10.3f %7.3f %10.2e", n, cascade::boundary_name(boundary), prebuilt,
+                        own, own / prebuilt, diff);
+            if (run_time) {
+                const auto [ms, run_time_diff] = time(run_time);
+                std::printf(" %10.3f %7.3f %10.2e", ms, ms / prebuilt, run_time_diff);
             }
-            double diff = 0;
-            for (int y = 0; y < n; y++)
-                for (int x = 0; x < n; x++) diff = std::max(diff, double(std::fabs(a(x, y, 0) - b(x, y, 0))));
-            std::printf("%-6d %-8s %10.3f %10.3f %7.3f %10.2e\n", n, cascade::boundary_name(boundary),
-                        prebuilt, own, own / prebuilt, diff);
+            std::printf("\n");
         }
     }
     return 0;

@@ -18,10 +18,11 @@
 // - Path::blocked, on a CUDA target: algorithm 6 (Nehab & Maximo 2016) with the prebuilt GPU
 //   variants' schedule: tiles of 128 for filters of order ≤ 3 (direct form), of 64 above (sections);
 //   the tile tables and the exact boundaries' initial-feedback tables computed when the generator
-//   runs and embedded (about 1.2 MB a filter at order 3), picked at run time by the image's size.
-//   Exact boundaries on an image shorter than the tables' lines (a few hundred samples, from the
-//   filter's reach) run the serial path, compiled beside the tiles and chosen at run time.
-//   Recursions with run-time coefficients, deriche2/deriche4 and twoway take the serial path.
+//   runs and embedded (about 1.2 MB a filter at order 3) for every image size, picked at run time
+//   by the image's. Recursions with run-time coefficients read their tables from an input of your
+//   pipeline instead (iir with `tables`, below); without it they take the serial path, as
+//   deriche2/deriche4 and twoway do. Summed-area tables and the box: the prebuilt GPU tables'
+//   tiled 2R1W (Kasagi et al. 2014), two reads of the input and one write.
 // - Path::serial: every recursion one scan per line (a GPU thread or a CPU vector lane each),
 //   exact boundaries by running it from `margin` samples past each edge, where its impulse
 //   response has fallen below 1e−9 of its peak (cascade::margin_for, filter.h). Each axis is
@@ -37,6 +38,7 @@
 #include "cascade/boundary.h"
 #include "cascade/filter.h"
 #include "cascade/gaussian.h"
+#include "cascade/tile_tables.h"
 
 namespace cascade::funcs {
 
@@ -73,10 +75,10 @@ public:
     // Cascade's schedules for `target`, the target the call was given (CUDA when it has a GPU
     // feature), and the filter's result at the root. On the blocked path your input Func is
     // inlined into the strips' or tiles' first reads (compute a costly one at the root yourself)
-    // and the strips or tiles run in parallel; on the serial path your input is computed once at the root (the
-    // scans read it several times), and every recursive stage at the root, its lines in parallel
-    // (eight per vector across the CPU's cores; one GPU thread per line). Returns func() for
-    // chaining. Throws cascade::Error for a GPU target where the call was given a CPU one.
+    // and the strips or tiles run in parallel; on the serial path your input is computed once at the root
+    // (the scans read it several times), and every recursive stage at the root, its lines in parallel (eight
+    // per vector across the CPU's cores; one GPU thread per line). Returns func() for chaining. Throws
+    // cascade::Error for a GPU target where the call was given a CPU one.
     Halide::Func schedule(const Halide::Target &target) const;
 
     // The same, the filter's last stage computed strip by strip inside `consumer` where the path
@@ -99,6 +101,23 @@ Filtered iir(Halide::Func input, const Recursion &vertical, const Recursion &hor
              Halide::Expr width, Halide::Expr height, const Halide::Target &target,
              Path path = Path::blocked);
 
+// The same, on a CUDA target's blocked path for recursions whose coefficients are known only at
+// run time: algorithm 6 in the direct form (tiles of 128 to order 3, of 64 above, to order 31),
+// reading its tables from `tables`, an input of your generator that the host fills with
+// tile_tables() (cascade/tile_tables.h, in the runtime library and in this one) for the filters,
+// the boundary and the image's size:
+//
+//   Input<Buffer<float>> tables{"tables", 3};   // beside Input<float> gain, feedbacks ...
+//   Func out = funcs::iir(input, {gain, {a1, a2}}, {gain, {a1, a2}}, tables, Boundary::reflect,
+//                         input.width(), input.height(), get_target()).schedule(get_target());
+//
+// `vertical` and `horizontal` must hold the coefficients the tables were made from; tables made
+// for another image size or boundary are refused when the pipeline starts. Elsewhere (a CPU
+// target, Path::serial, constant coefficients) `tables` is not read and the call is the one above.
+Filtered iir(Halide::Func input, const Recursion &vertical, const Recursion &horizontal,
+             const Halide::ImageParam &tables, Boundary boundary, Halide::Expr width, Halide::Expr height,
+             const Halide::Target &target, Path path = Path::blocked);
+
 // A Gaussian of standard deviation `sigma` by `method` (gaussian.h), designed at generator time.
 Filtered gaussian(Halide::Func input, double sigma, GaussianMethod method, Boundary boundary,
                   Halide::Expr width, Halide::Expr height, const Halide::Target &target,
@@ -114,15 +133,17 @@ Filtered bspline(Halide::Func input, int degree, Boundary boundary, Halide::Expr
                  const Halide::Target &target, Path path = Path::blocked);
 
 // The summed-area table V(x, y) = Σ_{x' ≤ x, y' ≤ y} input(x', y'), in `type` (exact for
-// integer types wide enough for the sums). The blocked path on a CPU: the prebuilt CPU table's
-// strips (algebra/sat_strips.h), two reads of your input and one write.
+// integer types wide enough for the sums). The blocked path: on a CPU the prebuilt CPU table's
+// strips (algebra/sat_strips.h), on a GPU its tiles (algebra/sat_tiled.h); two reads of your input
+// and one write either way.
 Filtered summed_area_table(Halide::Func input, Halide::Expr width, Halide::Expr height,
                            const Halide::Target &target, Halide::Type type = Halide::Float(32),
                            Path path = Path::blocked);
 
 // The mean of the (2·radius + 1)² window around each sample of the image extended by
 // `boundary` (`none` is `zero`), summed in float64 so that wide images keep float32 accuracy. The
-// blocked path on a CPU: the strips' table of the extended image, four of its entries a mean.
+// blocked path: the summed-area table's of the extended image, four of its entries a mean; func()
+// is that mean, a pure view (inline it into your stage, or schedule it as yours).
 Filtered box(Halide::Func input, int radius, Boundary boundary, Halide::Expr width, Halide::Expr height,
              const Halide::Target &target, Path path = Path::blocked);
 

@@ -86,4 +86,9 @@ std::vector<double> tiled_table(const std::vector<RecursiveFilter> &sections, in
     return table;
 }
 
+std::vector<RecursiveFilter> with_unit_gains(std::vector<RecursiveFilter> sections) {
+    for (RecursiveFilter &s : sections) s.gain = 1.0;
+    return sections;
+}
+
 }  // namespace cascade

@@ -24,4 +24,8 @@ TileMatrices tile_matrices(const std::vector<RecursiveFilter> &sections, int b, 
 // TiledLayout::rows() rows, row-major.
 std::vector<double> tiled_table(const std::vector<RecursiveFilter> &sections, int b, int extent);
 
+// The sections with every gain 1: whose tables the tiles read where they scan with unit gains
+// (TiledLayout::unit_gain_scans).
+std::vector<RecursiveFilter> with_unit_gains(std::vector<RecursiveFilter> sections);
+
 }  // namespace cascade

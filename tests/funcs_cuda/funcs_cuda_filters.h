@@ -13,7 +13,11 @@ constexpr double kFuncsCudaSigma = 4.0;
 // B-spline of degree 9: order 4, sections on tiles of 64.
 constexpr int kFuncsCudaDegree = 9;
 
-// `call`: "gaussian", "bspline", or "iir" (a different filter down the columns and along the rows).
+// The box's radius.
+constexpr int kFuncsCudaRadius = 3;
+
+// `call`: "gaussian", "bspline", or "iir" (a different filter down the columns and along the rows:
+// orders 3 and 1).
 inline Filter2D funcs_cuda_filter(const std::string &call) {
     if (call == "gaussian") {
         const RecursiveFilter g = van_vliet_gaussian(kFuncsCudaSigma);
