@@ -1,7 +1,6 @@
 #include "tile_constants.h"
 
 #include <algorithm>
-#include <cfloat>
 #include <cmath>
 #include <string>
 
@@ -16,13 +15,7 @@ using namespace Halide;
 
 namespace {
 
-float to_float(double v) {
-    if (!(std::abs(v) <= FLT_MAX))
-        throw Error(
-            "cascade::funcs: this filter's tiles need tables past float32's range (a gain or pole too "
-            "extreme for a float32 pipeline)");
-    return float(v);
-}
+constexpr const char *kWho = "cascade::funcs";  // what a table's error names
 
 // The largest difference between two tables of one shape, relative to the second's largest entry.
 double relative_difference(const Eigen::MatrixXd &a, const Eigen::MatrixXd &b) {
@@ -49,7 +42,7 @@ TileConstants::TileConstants(const std::vector<RecursiveFilter> &sections, int b
         for (int r = 0; r < rows; r++) {
             if (r >= matrices_ && length < b) break;
             const int at = r < matrices_ ? (length - 1) * matrices_ + r : b * matrices_ + r - matrices_;
-            for (int k = 0; k < b; k++) table_(k, at) = to_float(t[size_t(r) * b + k]);
+            for (int k = 0; k < b; k++) table_(k, at) = table_entry(t[size_t(r) * b + k], kWho);
         }
     }
 }
@@ -102,11 +95,11 @@ EdgeConstants::EdgeConstants(const std::vector<RecursiveFilter> &sections, int b
     for (int k = 0; k < count; k++) {
         const BoundaryTables &t = cases[size_t(k)];
         for (int s = 0; s < t.seeds.rows(); s++)
-            for (int j = 0; j < t.seeds.cols(); j++) matrix_(j, s, k) = to_float(t.seeds(s, j));
+            for (int j = 0; j < t.seeds.cols(); j++) matrix_(j, s, k) = table_entry(t.seeds(s, j), kWho);
         for (int i = 0; i < t.start.rows(); i++)
-            for (int j = 0; j < t.start.cols(); j++) start_(j, i, k) = to_float(t.start(i, j));
+            for (int j = 0; j < t.start.cols(); j++) start_(j, i, k) = table_entry(t.start(i, j), kWho);
         for (int i = 0; i < t.end.rows(); i++)
-            for (int j = 0; j < t.end.cols(); j++) end_(j, i, k) = to_float(t.end(i, j));
+            for (int j = 0; j < t.end.cols(); j++) end_(j, i, k) = table_entry(t.end(i, j), kWho);
         tiles_(0, k) = int(t.start.rows()) / K;
         tiles_(1, k) = int(t.end.rows()) / K;
     }

@@ -2,8 +2,6 @@
 #include "cascade/tile_tables.h"
 
 #include <algorithm>
-#include <cfloat>
-#include <cmath>
 #include <string>
 
 #include "cascade/error.h"
@@ -19,13 +17,7 @@ using namespace input_tables;
 
 namespace {
 
-float to_float(double v) {
-    if (!(std::abs(v) <= FLT_MAX))
-        throw Error(
-            "cascade::funcs::tile_tables: this filter's tiles need tables past float32's range (a gain or "
-            "pole too extreme for a float32 pipeline)");
-    return float(v);
-}
+constexpr const char *kWho = "cascade::funcs::tile_tables";  // what a table's error names
 
 }  // namespace
 
@@ -60,21 +52,23 @@ Halide::Runtime::Buffer<float> tile_tables(const RecursiveFilter &vertical, cons
     tables.fill(0.0f);
     auto put = [&](int plane, const std::vector<double> &t) {
         for (size_t k = 0; k < t.size(); k++)
-            tables(int(k % size_t(b)), int(k / size_t(b)), plane) = to_float(t[k]);
+            tables(int(k % size_t(b)), int(k / size_t(b)), plane) = table_entry(t[k], kWho);
     };
     put(kDown, down);
     put(kAcross, across);
-    if (about_level(boundary)) tables(kLevelGain, 0, kHeader) = to_float(dc_response(v) * dc_response(h));
+    if (about_level(boundary))
+        tables(kLevelGain, 0, kHeader) = table_entry(dc_response(v) * dc_response(h), kWho);
     for (size_t d = 0; d < edges.size(); d++) {
         const BoundaryTables &t = edges[d];
         const int first = d == 0 ? kColumnEdges : kRowEdges, tiles = d == 0 ? kColumnTiles : kRowTiles;
         const int K = d == 0 ? vertical.order() : horizontal.order();
         for (int s = 0; s < t.seeds.rows(); s++)
-            for (int j = 0; j < t.seeds.cols(); j++) tables(j, s, first) = to_float(t.seeds(s, j));
+            for (int j = 0; j < t.seeds.cols(); j++) tables(j, s, first) = table_entry(t.seeds(s, j), kWho);
         for (int i = 0; i < t.start.rows(); i++)
-            for (int j = 0; j < t.start.cols(); j++) tables(j, i, first + 1) = to_float(t.start(i, j));
+            for (int j = 0; j < t.start.cols(); j++)
+                tables(j, i, first + 1) = table_entry(t.start(i, j), kWho);
         for (int i = 0; i < t.end.rows(); i++)
-            for (int j = 0; j < t.end.cols(); j++) tables(j, i, first + 2) = to_float(t.end(i, j));
+            for (int j = 0; j < t.end.cols(); j++) tables(j, i, first + 2) = table_entry(t.end(i, j), kWho);
         tables(tiles, 0, kHeader) = float(t.start.rows() / K);
         tables(tiles + 1, 0, kHeader) = float(t.end.rows() / K);
     }

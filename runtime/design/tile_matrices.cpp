@@ -1,5 +1,9 @@
 #include "tile_matrices.h"
 
+#include <cfloat>
+#include <cmath>
+#include <string>
+
 #include "cascade/error.h"
 #include "contract/tiled_layout.h"
 #include "reference.h"
@@ -89,6 +93,15 @@ std::vector<double> tiled_table(const std::vector<RecursiveFilter> &sections, in
 std::vector<RecursiveFilter> with_unit_gains(std::vector<RecursiveFilter> sections) {
     for (RecursiveFilter &s : sections) s.gain = 1.0;
     return sections;
+}
+
+float table_entry(double v, const char *who) {
+    if (!(std::abs(v) <= FLT_MAX))
+        throw Error(
+            std::string(who) +
+            ": this filter's tiles need tables past float32's range (a gain or pole too extreme for a "
+            "float32 pipeline)");
+    return float(v);
 }
 
 }  // namespace cascade

@@ -28,4 +28,8 @@ std::vector<double> tiled_table(const std::vector<RecursiveFilter> &sections, in
 // (TiledLayout::unit_gain_scans).
 std::vector<RecursiveFilter> with_unit_gains(std::vector<RecursiveFilter> sections);
 
+// `v` as a float32 table's entry. Throws cascade::Error, its message from `who`, past float32's
+// range (a gain or pole too extreme for a float32 pipeline).
+float table_entry(double v, const char *who);
+
 }  // namespace cascade
