@@ -3,7 +3,9 @@
 // runtime's plan (GaussianPlan, the variant `auto` picks), under none and reflect; on CUDA also as a
 // generator of run-time coefficients reading its tables (funcs::tile_tables). Prints, per device,
 // size and boundary, the median ms of each (batches of calls up to a device sync), the Func API's
-// ratio to the prebuilt, and the largest difference between their results.
+// ratio to the prebuilt, and the largest difference between their results. Then the same for the
+// float32 summed-area table (funcs_sat_generator.cpp beside cascade::summed_area_table), its
+// difference relative to the table's largest entry.
 //
 //   funcs_timing [cpu|cuda] [SIZES...]     (default: cpu 1024 4096; cuda 2048 4096 8192)
 #include <HalideBuffer.h>
@@ -20,8 +22,10 @@
 #include <vector>
 
 #include "cascade/gaussian_blur.h"
+#include "cascade/sat.h"
 #include "funcs_gaussian_none_cpu.h"
 #include "funcs_gaussian_reflect_cpu.h"
+#include "funcs_sat_cpu.h"
 #ifdef FUNCS_TIMING_CUDA
 #include <HalideRuntimeCuda.h>
 
@@ -30,6 +34,7 @@
 #include "funcs_gaussian_reflect_cuda.h"
 #include "funcs_gaussian_run_time_none_cuda.h"
 #include "funcs_gaussian_run_time_reflect_cuda.h"
+#include "funcs_sat_cuda.h"
 #endif
 
 namespace {
@@ -50,6 +55,56 @@ double median_ms(const std::function<void()> &run, const std::function<void()> &
     }
     std::sort(ms.begin(), ms.end());
     return ms[3];
+}
+
+// The float32 summed-area table of random [0, 1] samples: the prebuilt plan `auto` picks beside the
+// Func API's pipeline.
+void run_tables(bool cuda, const std::vector<int> &sizes) {
+    std::printf("device %s, summed-area table, float32: median ms (7 batches)\n", cuda ? "cuda" : "cpu");
+    std::printf("%-6s %10s %10s %7s %10s\n", "size", "prebuilt", "funcs", "ratio", "rel diff");
+    for (int n : sizes) {
+        Buffer<float> in(n, n, 1), a(n, n, 1), b(n, n, 1);
+        std::mt19937 rng(1);
+        std::uniform_real_distribution<float> u(0.0f, 1.0f);
+        in.for_each_value([&](float &v) { v = u(rng); });
+        Pipeline funcs = funcs_sat_cpu;
+        const cascade::Device device = cuda ? cascade::Device::cuda : cascade::Device::cpu;
+#ifdef FUNCS_TIMING_CUDA
+        if (cuda) {
+            funcs = funcs_sat_cuda;
+            const halide_device_interface_t *cuda_interface = halide_cuda_device_interface();
+            in.set_host_dirty();
+            in.copy_to_device(cuda_interface);
+            a.device_malloc(cuda_interface);
+            b.device_malloc(cuda_interface);
+        }
+#endif
+        auto sync = [&] {
+            if (cuda) {
+                a.device_sync();
+                b.device_sync();
+            }
+        };
+        const int batch = std::max(1, int(2e8 / (double(n) * n)));
+        const double prebuilt = median_ms(
+            [&] {
+                cascade::summed_area_table(in.raw_buffer(), a.raw_buffer(), cascade::SatAlgorithm::automatic,
+                                           device);
+            },
+            sync, batch);
+        const double own = median_ms([&] { funcs(in.raw_buffer(), b.raw_buffer()); }, sync, batch);
+        if (cuda) {
+            a.copy_to_host();
+            b.copy_to_host();
+        }
+        double diff = 0, largest = 0;
+        for (int y = 0; y < n; y++)
+            for (int x = 0; x < n; x++) {
+                diff = std::max(diff, double(std::fabs(a(x, y, 0) - b(x, y, 0))));
+                largest = std::max(largest, double(std::fabs(a(x, y, 0))));
+            }
+        std::printf("%-6d %10.3f %10.3f %7.3f %10.2e\n", n, prebuilt, own, own / prebuilt, diff / largest);
+    }
 }
 
 int run_device(bool cuda, const std::vector<int> &sizes) {
@@ -154,5 +209,7 @@ int main(int argc, char **argv) {
     std::vector<int> sizes;
     for (int i = 2; i < argc; i++) sizes.push_back(std::atoi(argv[i]));
     if (sizes.empty()) sizes = cuda ? std::vector<int>{2048, 4096, 8192} : std::vector<int>{1024, 4096};
-    return run_device(cuda, sizes);
+    const int status = run_device(cuda, sizes);
+    if (!std::getenv("FUNCS_TIMING_PROFILE")) run_tables(cuda, sizes);
+    return status;
 }
