@@ -1,8 +1,8 @@
 #pragma once
 // The register budgets contract/register_budget.h marks, applied to a pipeline's PTX before
 // Halide's CUDA runtime hands it to the driver: linked with -Wl,--wrap=halide_cuda_initialize_kernels
-// (runtime/CMakeLists.txt), every AOT pipeline's kernel setup passes through the wrapper in
-// cuda_register_budget.cpp.
+// (runtime/CMakeLists.txt, an option of the library and of what links it), every AOT pipeline's
+// kernel setup passes through the wrapper in cuda_register_budget.cpp.
 #include <string>
 #include <string_view>
 
