@@ -57,21 +57,18 @@ double median_ms(const std::function<void()> &run, const std::function<void()> &
     return ms[3];
 }
 
-// The float32 summed-area table of random [0, 1] samples: the prebuilt plan `auto` picks beside the
-// Func API's pipeline.
-void run_tables(bool cuda, const std::vector<int> &sizes) {
-    std::printf("device %s, summed-area table, float32: median ms (7 batches)\n", cuda ? "cuda" : "cpu");
-    std::printf("%-6s %10s %10s %7s %10s\n", "size", "prebuilt", "funcs", "ratio", "rel diff");
-    for (int n : sizes) {
-        Buffer<float> in(n, n, 1), a(n, n, 1), b(n, n, 1);
+// A random [0, 1] n × n input and two outputs (the prebuilt's, the Func API's), on the device for
+// a CUDA run.
+struct Images {
+    Buffer<float> in, a, b;
+    bool cuda;
+
+    Images(int n, bool on_cuda) : in(n, n, 1), a(n, n, 1), b(n, n, 1), cuda(on_cuda) {
         std::mt19937 rng(1);
         std::uniform_real_distribution<float> u(0.0f, 1.0f);
         in.for_each_value([&](float &v) { v = u(rng); });
-        Pipeline funcs = funcs_sat_cpu;
-        const cascade::Device device = cuda ? cascade::Device::cuda : cascade::Device::cpu;
 #ifdef FUNCS_TIMING_CUDA
         if (cuda) {
-            funcs = funcs_sat_cuda;
             const halide_device_interface_t *cuda_interface = halide_cuda_device_interface();
             in.set_host_dirty();
             in.copy_to_device(cuda_interface);
@@ -79,12 +76,37 @@ void run_tables(bool cuda, const std::vector<int> &sizes) {
             b.device_malloc(cuda_interface);
         }
 #endif
-        auto sync = [&] {
-            if (cuda) {
-                a.device_sync();
-                b.device_sync();
-            }
-        };
+    }
+    // Waits for the outputs' device work.
+    void sync() {
+        if (cuda) {
+            a.device_sync();
+            b.device_sync();
+        }
+    }
+    // The outputs' results on the host.
+    void to_host() {
+        if (cuda) {
+            a.copy_to_host();
+            b.copy_to_host();
+        }
+    }
+};
+
+// The float32 summed-area table of random [0, 1] samples: the prebuilt plan `auto` picks beside the
+// Func API's pipeline.
+void run_tables(bool cuda, const std::vector<int> &sizes) {
+    std::printf("device %s, summed-area table, float32: median ms (7 batches)\n", cuda ? "cuda" : "cpu");
+    std::printf("%-6s %10s %10s %7s %10s\n", "size", "prebuilt", "funcs", "ratio", "rel diff");
+    for (int n : sizes) {
+        Images images(n, cuda);
+        Buffer<float> &in = images.in, &a = images.a, &b = images.b;
+        Pipeline funcs = funcs_sat_cpu;
+#ifdef FUNCS_TIMING_CUDA
+        if (cuda) funcs = funcs_sat_cuda;
+#endif
+        const cascade::Device device = cuda ? cascade::Device::cuda : cascade::Device::cpu;
+        auto sync = [&] { images.sync(); };
         const int batch = std::max(1, int(2e8 / (double(n) * n)));
         const double prebuilt = median_ms(
             [&] {
@@ -93,10 +115,7 @@ void run_tables(bool cuda, const std::vector<int> &sizes) {
             },
             sync, batch);
         const double own = median_ms([&] { funcs(in.raw_buffer(), b.raw_buffer()); }, sync, batch);
-        if (cuda) {
-            a.copy_to_host();
-            b.copy_to_host();
-        }
+        images.to_host();
         double diff = 0, largest = 0;
         for (int y = 0; y < n; y++)
             for (int x = 0; x < n; x++) {
@@ -114,10 +133,8 @@ int run_device(bool cuda, const std::vector<int> &sizes) {
     std::printf("\n");
     const cascade::GaussianDesign design = cascade::design_gaussian(4.0, cascade::GaussianMethod::vanvliet);
     for (int n : sizes) {
-        Buffer<float> in(n, n, 1), a(n, n, 1), b(n, n, 1);
-        std::mt19937 rng(1);
-        std::uniform_real_distribution<float> u(0.0f, 1.0f);
-        in.for_each_value([&](float &v) { v = u(rng); });
+        Images images(n, cuda);
+        Buffer<float> &in = images.in, &a = images.a, &b = images.b;
         for (cascade::Boundary boundary : {cascade::Boundary::none, cascade::Boundary::reflect}) {
             cascade::IirOptions options;
             options.boundary = boundary;
@@ -128,8 +145,9 @@ int run_device(bool cuda, const std::vector<int> &sizes) {
 #ifdef FUNCS_TIMING_CUDA
             // The Gaussian's recursion as the run-time generator's inputs, and its tables.
             const cascade::RecursiveFilter g = cascade::van_vliet_gaussian(4.0);
-            Buffer<float> tables(cascade::funcs::tile_tables(g, g, boundary, n, n));
+            Buffer<float> tables;
             if (cuda) {
+                tables = Buffer<float>(cascade::funcs::tile_tables(g, g, boundary, n, n));
                 funcs = none ? funcs_gaussian_none_cuda : funcs_gaussian_reflect_cuda;
                 run_time = [&, none](halide_buffer_t *in, halide_buffer_t *out) {
                     auto call =
@@ -140,21 +158,7 @@ int run_device(bool cuda, const std::vector<int> &sizes) {
             }
 #endif
             if (!cuda) funcs = none ? funcs_gaussian_none_cpu : funcs_gaussian_reflect_cpu;
-            auto sync = [&] {
-                if (cuda) {
-                    a.device_sync();
-                    b.device_sync();
-                }
-            };
-            if (cuda) {
-#ifdef FUNCS_TIMING_CUDA
-                const halide_device_interface_t *cuda_interface = halide_cuda_device_interface();
-                in.set_host_dirty();
-                in.copy_to_device(cuda_interface);
-                a.device_malloc(cuda_interface);
-                b.device_malloc(cuda_interface);
-#endif
-            }
+            auto sync = [&] { images.sync(); };
             if (std::getenv("FUNCS_TIMING_PROFILE")) {
                 // Two calls of each, untimed, for a profiler's kernel list (the first warms up).
                 for (int k = 0; k < 2; k++) plan.run(in.raw_buffer(), a.raw_buffer());
@@ -173,10 +177,7 @@ int run_device(bool cuda, const std::vector<int> &sizes) {
             // The pipeline's median ms and its result's largest difference from the prebuilt's.
             auto time = [&](const Pipeline &pipeline) {
                 const double ms = median_ms([&] { pipeline(in.raw_buffer(), b.raw_buffer()); }, sync, batch);
-                if (cuda) {
-                    a.copy_to_host();
-                    b.copy_to_host();
-                }
+                images.to_host();
                 double diff = 0;
                 for (int y = 0; y < n; y++)
                     for (int x = 0; x < n; x++)
