@@ -297,10 +297,12 @@ SectionCascade cascade_of(const std::vector<RecursiveFilter> &sections) {
 }
 
 // Algorithm 6 over `input` as the prebuilt GPU variants run it, with the tables `down` and `across`
-// (and `edges` under an exact boundary), on tiles of b, `rows` tile rows a pass.
+// (and `edges` under an exact boundary), on tiles of b: 128 four rows a pass, 64 two, as the
+// prebuilt variants of those tiles are built.
 Filtered tiles_over(Func input, const SectionCascade &vertical, const SectionCascade &horizontal, Func down,
-                    Func across, const ExactEdges *edges, int b, int rows, Expr width, Expr height,
+                    Func across, const ExactEdges *edges, int b, Expr width, Expr height,
                     const Target &target) {
+    const int rows = b == 128 ? 4 : 2;
     auto s = std::make_shared<Filtered::Stages>();
     Func out(fresh("tiles"));
     s->tiles =
@@ -360,8 +362,8 @@ Filtered constant_tiles(Func input, const Filter2D &filter, Boundary boundary, E
             edges.level_gain = float(dc_response(vertical) * dc_response(horizontal));
     }
     return tiles_over(input, cascade_of(vertical), cascade_of(horizontal), down.table(height),
-                      (across ? *across : down).table(width), exact ? &edges : nullptr, b, direct ? 4 : 2,
-                      width, height, target);
+                      (across ? *across : down).table(width), exact ? &edges : nullptr, b, width, height,
+                      target);
 }
 
 // The blocked path on a CUDA target for recursions of run-time coefficients: algorithm 6 in the
@@ -377,8 +379,8 @@ Filtered input_tiles(Func input, const Recursion &vertical, const Recursion &hor
                     "; take Path::serial");
     const TileInputs in = tile_inputs(tables, v.order(), h.order(), boundary, width, height);
     return tiles_over(input, SectionCascade{v.b0, {v.a}}, SectionCascade{h.b0, {h.a}}, in.vertical,
-                      in.horizontal, boundary != Boundary::none ? &in.edges : nullptr, b, b == 128 ? 4 : 2,
-                      width, height, target);
+                      in.horizontal, boundary != Boundary::none ? &in.edges : nullptr, b, width, height,
+                      target);
 }
 
 namespace {
