@@ -1,6 +1,6 @@
-// The Func-level API: the project's algebra (algebra/) over a user's Func, the prebuilt CPU
-// variants' strips or the serial scans padded by the filter's margin, and the project's schedules
-// (schedules/).
+// The Func-level API: which realisation each call builds over a user's Func and with which
+// tables, through the builders the prebuilt variants' generators share (blocked_*.h, table_*.h),
+// or the serial scans padded by the filter's margin.
 #include "cascade/funcs.h"
 
 #include <algorithm>
@@ -11,12 +11,10 @@
 #include <string>
 
 #include "algebra/boundary.h"
-#include "algebra/iir_strips.h"
-#include "algebra/iir_tiled.h"
 #include "algebra/recursive_filter.h"
-#include "algebra/sat_strips.h"
-#include "algebra/sat_tiled.h"
 #include "algebra/twoway.h"
+#include "blocked_strips.h"
+#include "blocked_tiles.h"
 #include "cascade/bspline.h"
 #include "cascade/deriche.h"
 #include "cascade/error.h"
@@ -28,11 +26,10 @@
 #include "runtime/design/tile_matrices.h"
 #include "runtime/strips.h"
 #include "schedules/rt_schedule.h"
-#include "schedules/sat_schedule.h"
-#include "schedules/sat_strips_schedule.h"
-#include "schedules/strips_schedule.h"
-#include "schedules/tiled_schedule.h"
 #include "schedules/twoway_schedule.h"
+#include "stages.h"
+#include "table_strips.h"
+#include "table_tiles.h"
 #include "tile_constants.h"
 #include "tile_inputs.h"
 #include "tiles.h"
@@ -41,19 +38,47 @@ namespace cascade::funcs {
 
 using namespace Halide;
 
-struct Filtered::Stages {
-    std::vector<Pass> scans;                   // recursive passes and prefix sums
-    std::vector<TwoWayStep> two_way;           // Lee et al.'s steps
-    std::vector<Func> maps;                    // point-wise stages read by scans (FIR numerators, box rows)
-    std::optional<IirStripsFuncs> strips;      // the blocked path on a CPU target: recursions
-    std::optional<SatStripsFuncs> tables;      // and summed-area tables
-    std::optional<SatTiledFuncs> table_tiles;  // the blocked path's tables on a CUDA target
-    std::optional<IirTiledFuncs> tiles;        // the blocked path on a CUDA target: algorithm 6
-    int tile_rows = 0;                         // and the tile rows its blocks load per pass
-    Func view;                                 // what the user gets, with their Func's arguments
+namespace {
+
+// The serial path's stages, scheduled together: every scan at the root, its lines in parallel.
+struct Serial {
+    std::vector<Pass> scans;          // recursive passes and prefix sums
+    std::vector<TwoWayStep> two_way;  // Lee et al.'s steps
+    std::vector<Func> maps;           // point-wise stages read by scans (FIR numerators, box rows)
 };
 
-namespace {
+// New stages of the serial path, and what they are made of.
+std::pair<StagesPtr, std::shared_ptr<Serial>> serial_stages() {
+    auto s = std::make_shared<Filtered::Stages>();
+    auto serial = std::make_shared<Serial>();
+    s->schedules.push_back([serial](const Target &target, Func) {
+        const bool gpu = target.has_gpu_feature();
+        // A Func no stage is named after: every scan is computed at the root.
+        if (gpu) {
+            schedule_rt_cuda(serial->scans, {}, {}, Func());
+        } else {
+            schedule_rt_cpu(serial->scans, {}, {}, Func());
+        }
+        for (const TwoWayStep &step : serial->two_way) {
+            if (gpu) {
+                schedule_two_way_cuda(step, false, 0);
+            } else {
+                schedule_two_way_cpu(step, false, 0);
+            }
+        }
+        for (Func f : serial->maps) {
+            const Var x = f.args()[0], y = f.args()[1];
+            f.compute_root();
+            if (gpu) {
+                Var bx, by, tx, ty;
+                f.gpu_tile(x, y, bx, by, tx, ty, 32, 8, TailStrategy::GuardWithIf);
+            } else {
+                f.vectorize(x, 8, TailStrategy::GuardWithIf).parallel(y);
+            }
+        }
+    });
+    return {s, serial};
+}
 
 // Names unique within a process, so that two filters in one pipeline never share a Func name.
 std::string fresh(const std::string &what) {
@@ -111,8 +136,7 @@ Expr margin_of(const Recursion &r, Boundary boundary) {
 }
 
 // The passes of one dimension: every section causally, then every section anticausally.
-void add_passes(Filtered::Stages &s, Func &current, const std::vector<Coefficients> &sections, Dim dim,
-                Expr extent) {
+void add_passes(Serial &s, Func &current, const std::vector<Coefficients> &sections, Dim dim, Expr extent) {
     for (int direction = 0; direction < 2; direction++)
         for (const Coefficients &k : sections) {
             Func out(fresh(dim == Dim::y ? (direction == 0 ? "down" : "up")
@@ -152,7 +176,7 @@ Coefficients coefficients_of(const Recursion &r) {
 // passes, and the result seen from the margin again. Extending one axis at a time is the 2D
 // extension (it maps each axis's index alone), and the columns' passes then run on W columns, not
 // W + 2m (4.6× less work at σ = 24 on 512², apps/camera_pipe).
-Func one_dimension(Filtered::Stages &s, Func image, const std::vector<Coefficients> &sections, Dim dim,
+Func one_dimension(Serial &s, Func image, const std::vector<Coefficients> &sections, Dim dim,
                    Boundary boundary, Expr n, Expr m, const std::vector<double> &taps) {
     Var x("x"), y("y"), c("c");
     const int radius = taps.empty() ? 0 : int(taps.size() / 2);
@@ -179,11 +203,11 @@ Func one_dimension(Filtered::Stages &s, Func image, const std::vector<Coefficien
 Filtered separable(Func input, const std::vector<Coefficients> &vertical,
                    const std::vector<Coefficients> &horizontal, Boundary boundary, Expr width, Expr height,
                    Expr mx, Expr my, const std::vector<double> &taps = {}) {
-    auto s = std::make_shared<Filtered::Stages>();
+    auto [s, serial] = serial_stages();
     Func image = planar(input);
-    s->maps.push_back(image);
-    Func columns = one_dimension(*s, image, vertical, Dim::y, boundary, height, my, taps);
-    Func rows = one_dimension(*s, columns, horizontal, Dim::x, boundary, width, mx, taps);
+    serial->maps.push_back(image);
+    Func columns = one_dimension(*serial, image, vertical, Dim::y, boundary, height, my, taps);
+    Func rows = one_dimension(*serial, columns, horizontal, Dim::x, boundary, width, mx, taps);
     s->view = view_of(rows, input.dimensions(), 0, 0);
     return Filtered(s);
 }
@@ -200,14 +224,14 @@ constexpr int kStripRows = 256;
 Filtered strips(Func input, const std::vector<Coefficients> &vertical,
                 const std::vector<Coefficients> &horizontal, Boundary boundary, Expr width, Expr height,
                 Expr overlap, Expr row_overlap, Expr level_gain) {
-    auto s = std::make_shared<Filtered::Stages>();
     // Inlined into the windows' first reads: a point-wise producer of yours costs no pass of its
     // own (schedule yours at the root where it is costly).
     Func image = planar(input);
     std::optional<StripsExtension> exact;
     if (boundary != Boundary::none) exact = StripsExtension{Expr(int(boundary)), row_overlap, level_gain};
     Func out(fresh("strips"));
-    s->strips = iir_strips(image, out, width, height, vertical, horizontal, overlap, kStripRows, exact);
+    StagesPtr s =
+        funcs::strips(image, out, width, height, vertical, horizontal, overlap, kStripRows, exact, Float(32));
     s->view = view_of(out, input.dimensions(), 0, 0);
     return Filtered(s);
 }
@@ -297,27 +321,21 @@ SectionCascade cascade_of(const std::vector<RecursiveFilter> &sections) {
 }
 
 // Algorithm 6 over `input` as the prebuilt GPU variants run it, with the tables `down` and `across`
-// (and `edges` under an exact boundary), on tiles of b: 128 four rows a pass, 64 two, as the
-// prebuilt variants of those tiles are built.
+// (and `edges` under an exact boundary), on tiles of b, `rows` tile rows a block loads per pass.
 Filtered tiles_over(Func input, const SectionCascade &vertical, const SectionCascade &horizontal, Func down,
-                    Func across, const ExactEdges *edges, int b, Expr width, Expr height,
+                    Func across, const ExactEdges *edges, int b, int rows, Expr width, Expr height,
                     const Target &target) {
-    const int rows = b == 128 ? 4 : 2;
-    auto s = std::make_shared<Filtered::Stages>();
-    Func out(fresh("tiles"));
-    s->tiles =
-        define_iir_tiled(planar(input), width, height, out, vertical, horizontal, down, across, b, 6, edges,
-                         Float(32), rows_in_registers(ScanStyle::automatic, edges != nullptr, b, target),
-                         carry_form(CarryKernels::automatic, target));
-    // Computed over the image exactly: with the region's corner known (0, 0), the carries' chunk
-    // rescans stay in registers (else a device buffer sized at run time: 12.2 against 8.8 µs for
-    // the columns' carries at 2048², none, H200).
-    s->tiles->output.bound(s->tiles->x, 0, width).bound(s->tiles->y, 0, height);
+    TileChoice choice;
+    choice.tile = b;
+    choice.rows = rows;
     // On an image of whole tiles the output is written in whole tiles, its stores untested:
     // 61.6 against 67.5 µs for the output pass at 4096² on an H200, none. So the region your
     // output buffer asks for must be the image.
-    if (target.has_gpu_feature()) s->tiles->output_full = s->tiles->full;
-    s->tile_rows = rows;
+    if (target.has_gpu_feature()) choice.output_full = [](Expr full) { return full; };
+    choice.over_image = true;
+    Func out(fresh("tiles"));
+    StagesPtr s =
+        tiles(planar(input), out, width, height, vertical, horizontal, down, across, edges, choice, target);
     s->view = view_of(out, input.dimensions(), 0, 0);
     return Filtered(s);
 }
@@ -326,16 +344,17 @@ Filtered tiles_over(Func input, const SectionCascade &vertical, const SectionCas
 
 // The blocked path on a CUDA target for a filter known at generator time: algorithm 6 (Nehab &
 // Maximo 2016) as the prebuilt GPU variants run it, its tables embedded (tile_constants.h), the
-// form and level decided as the prebuilt plans decide them (runtime/iir.cpp). The tuned choice of
-// the shipped H100 table for van Vliet's Gaussian: the direct form on tiles of 128, four rows a
-// pass (75.1 µs at 2048², reflect; sections on tiles of 64: 85.0), where the direct form keeps
-// float32's accuracy; other filters as sections of order 2 on tiles of 64, two rows a pass.
+// form and level decided as the prebuilt plans decide them where no tuning table names a
+// variant (runtime/iir.cpp), on the tiles this build's variants of that form use
+// (generators/CMakeLists.txt): the direct form of order 3 on tiles of 128, four rows a pass (van
+// Vliet's Gaussian at 2048², reflect: 75.1 µs on an H100; sections on tiles of 64: 85.0), order 1
+// and sections of order 2 on tiles of 64, two rows a pass.
 Filtered constant_tiles(Func input, const Filter2D &filter, Boundary boundary, Expr width, Expr height,
                         const Target &target) {
     const int order = std::max(filter.vertical.order(), filter.horizontal.order());
-    const bool direct =
-        order <= 3 && direct_form_accurate(filter.vertical) && direct_form_accurate(filter.horizontal);
-    const int b = direct ? 128 : 64;
+    const bool direct = tiles_in_direct_form(filter), direct3 = direct && order == kBlockDirectOrder;
+    const int b = direct3 ? CASCADE_IIR_DIRECT3_TILE : CASCADE_IIR_TILE;
+    const int rows = direct3 ? CASCADE_IIR_DIRECT3_ROWS : CASCADE_IIR_ROWS;
     auto sections_of = [&](const RecursiveFilter &f) {
         return variant_sections(f, direct, direct ? f.order() : int(to_sections(f).size()));
     };
@@ -356,19 +375,18 @@ Filtered constant_tiles(Func input, const Filter2D &filter, Boundary boundary, E
             same ? std::nullopt : std::optional<EdgeConstants>(EdgeConstants(horizontal, b, boundary));
         edges.vertical = y_edges.edges(height);
         edges.horizontal = (x_edges ? *x_edges : y_edges).edges(width);
-        // The direct form of order 3 drifts from a constant in float32: about the level wherever
-        // the extension keeps constants, as the prebuilt plans run it.
-        if (about_level(filter, boundary) || (direct && order == 3 && boundary != Boundary::zero))
+        if (tiles_about_level(filter, boundary, direct3))
             edges.level_gain = float(dc_response(vertical) * dc_response(horizontal));
     }
     return tiles_over(input, cascade_of(vertical), cascade_of(horizontal), down.table(height),
-                      (across ? *across : down).table(width), exact ? &edges : nullptr, b, width, height,
-                      target);
+                      (across ? *across : down).table(width), exact ? &edges : nullptr, b, rows, width,
+                      height, target);
 }
 
 // The blocked path on a CUDA target for recursions of run-time coefficients: algorithm 6 in the
 // direct form, reading its tables from `tables` (tile_inputs.h), about the level wherever the
-// extension keeps constants (the filter is not known to need it or not).
+// extension keeps constants (the filter is not known to need it or not); tiles of 128 four rows
+// a pass, of 64 two, as the prebuilt direct form of order 3 and the sections run them.
 Filtered input_tiles(Func input, const Recursion &vertical, const Recursion &horizontal, ImageParam tables,
                      Boundary boundary, Expr width, Expr height, const Target &target) {
     const Coefficients v = coefficients_of(vertical), h = coefficients_of(horizontal);
@@ -379,8 +397,8 @@ Filtered input_tiles(Func input, const Recursion &vertical, const Recursion &hor
                     "; take Path::serial");
     const TileInputs in = tile_inputs(tables, v.order(), h.order(), boundary, width, height);
     return tiles_over(input, SectionCascade{v.b0, {v.a}}, SectionCascade{h.b0, {h.a}}, in.vertical,
-                      in.horizontal, boundary != Boundary::none ? &in.edges : nullptr, b, width, height,
-                      target);
+                      in.horizontal, boundary != Boundary::none ? &in.edges : nullptr, b, b == 128 ? 4 : 2,
+                      width, height, target);
 }
 
 namespace {
@@ -406,15 +424,12 @@ constexpr int kTableTile = 64, kTableRowsPerPass = 4;
 // else the CPU's strips.
 Filtered table_blocked(Func samples, int dimensions, Expr width, Expr height, Type type,
                        const std::function<Func(Func)> &view, const Target &target) {
-    auto s = std::make_shared<Filtered::Stages>();
     Func table(fresh(target.has_gpu_feature() ? "sat_tiles" : "sat_strips"));
-    if (target.has_gpu_feature()) {
-        s->table_tiles = define_sat_tiled(samples, width, height, table, type, kTableTile, "2r1w");
-        // Tiles from (0, 0), as the prebuilt tables' (every block's tile known statically).
-        table.bound(s->table_tiles->x, 0, width).bound(s->table_tiles->y, 0, height);
-    } else {
-        s->tables = define_sat_strips(samples, width, height, table, type, kTableStripRows);
-    }
+    // Tiles from (0, 0), as the prebuilt tables' (every block's tile known statically).
+    StagesPtr s = target.has_gpu_feature()
+                      ? table_tiles(samples, table, width, height, type,
+                                    {kTableTile, "2r1w", kTableRowsPerPass, true, true})
+                      : table_strips(samples, table, width, height, type, kTableStripRows);
     s->view = view_of(view(table), dimensions, 0, 0);
     return Filtered(s);
 }
@@ -426,70 +441,6 @@ Recursion constant(const RecursiveFilter &filter) {
     Recursion r{Expr(float(filter.gain)), {}, Expr(margin_for(filter))};
     for (double a : filter.feedback) r.feedback.push_back(Expr(float(a)));
     return r;
-}
-
-Func Filtered::func() const { return stages_->view; }
-
-Func Filtered::schedule(const Target &target) const { return schedule(target, Func()); }
-
-Func Filtered::schedule(const Target &target, Func consumer) const {
-    const bool gpu = target.has_gpu_feature();
-    if ((stages_->strips || stages_->tables) && gpu)
-        throw Error(
-            "cascade::funcs: this filter was built for a CPU target (the strips); give the call "
-            "the GPU target to schedule it there");
-    if (stages_->strips) {
-        IirStripsFuncs f = *stages_->strips;
-        if (!consumer.defined()) f.output.compute_root();
-        schedule_strips_cpu(f, target.natural_vector_size(Float(32)), consumer);
-    }
-    if (stages_->tables) {
-        SatStripsFuncs f = *stages_->tables;
-        f.output.compute_root();
-        schedule_sat_strips_cpu(f);
-    }
-    if (stages_->table_tiles) {
-        SatTiledFuncs f = *stages_->table_tiles;
-        f.output.compute_root();
-        if (gpu) {
-            schedule_sat_tiled_cuda(f, kTableRowsPerPass, true);
-        } else {
-            schedule_sat_tiled_cpu(f);
-        }
-    }
-    if (stages_->tiles) {
-        IirTiledFuncs f = *stages_->tiles;
-        f.output.compute_root();
-        if (gpu) {
-            schedule_iir_tiled_cuda(f, stages_->tile_rows);
-        } else {
-            schedule_iir_tiled_cpu(f, target.natural_vector_size(Float(32)));
-        }
-    }
-    // A Func no stage is named after: every scan is computed at the root.
-    if (gpu) {
-        schedule_rt_cuda(stages_->scans, {}, {}, Func());
-    } else {
-        schedule_rt_cpu(stages_->scans, {}, {}, Func());
-    }
-    for (const TwoWayStep &step : stages_->two_way) {
-        if (gpu) {
-            schedule_two_way_cuda(step, false, 0);
-        } else {
-            schedule_two_way_cpu(step, false, 0);
-        }
-    }
-    for (Func f : stages_->maps) {
-        const Var x = f.args()[0], y = f.args()[1];
-        f.compute_root();
-        if (gpu) {
-            Var bx, by, tx, ty;
-            f.gpu_tile(x, y, bx, by, tx, ty, 32, 8, TailStrategy::GuardWithIf);
-        } else {
-            f.vectorize(x, 8, TailStrategy::GuardWithIf).parallel(y);
-        }
-    }
-    return func();
 }
 
 Filtered iir(Func input, const Recursion &vertical, const Recursion &horizontal, Boundary boundary,
@@ -541,16 +492,16 @@ Filtered gaussian(Func input, double sigma, GaussianMethod method, Boundary boun
         Func kernel(fresh("kernel"));
         Var k;
         kernel(k) = taps(k);
-        auto s = std::make_shared<Filtered::Stages>();
+        auto [s, serial] = serial_stages();
         Func image = planar(input);
-        s->maps.push_back(image);
+        serial->maps.push_back(image);
         // One axis at a time, as separable() does; the centre of a line padded by m on both sides
         // is the line's own centre.
         auto step = [&](Func in, Dim dim, Expr n) {
             Var x("x"), y("y"), c("c");
             Func line = extend ? extended_along(in, dim, boundary, n, m) : in;
             Func out(fresh(dim == Dim::y ? "two_way_columns" : "two_way_rows"));
-            s->two_way.push_back(two_way_step(out, line, dim, n + 2 * m, q, kernel, radius));
+            serial->two_way.push_back(two_way_step(out, line, dim, n + 2 * m, q, kernel, radius));
             Func cropped(fresh("cropped"));
             cropped(x, y, c) = dim == Dim::y ? out(x, y + m, c) : out(x + m, y, c);
             return cropped;
@@ -579,11 +530,11 @@ Filtered summed_area_table(Func input, Expr width, Expr height, const Target &ta
     if (path == Path::blocked)
         return table_blocked(
             planar(input, type), input.dimensions(), width, height, type, [](Func t) { return t; }, target);
-    auto s = std::make_shared<Filtered::Stages>();
+    auto [s, serial] = serial_stages();
     Func down(fresh("sat_columns")), across(fresh("sat_rows")), image = planar(input, type);
-    s->maps.push_back(image);
-    s->scans.push_back(prefix_sum(down, image, Dim::y, height));
-    s->scans.push_back(prefix_sum(across, down, Dim::x, width));
+    serial->maps.push_back(image);
+    serial->scans.push_back(prefix_sum(down, image, Dim::y, height));
+    serial->scans.push_back(prefix_sum(across, down, Dim::x, width));
     s->view = view_of(across, input.dimensions(), 0, 0);
     return Filtered(s);
 }
@@ -611,13 +562,13 @@ Filtered box(Func input, int radius, Boundary boundary, Expr width, Expr height,
                 return mean;
             },
             target);
-    auto s = std::make_shared<Filtered::Stages>();
-    s->maps.push_back(image);
+    auto [s, serial] = serial_stages();
+    serial->maps.push_back(image);
     Func rows_sum(fresh("box_prefix_x")), rows(fresh("box_rows")), cols_sum(fresh("box_prefix_y"));
-    s->scans.push_back(prefix_sum(rows_sum, samples, Dim::x, width + 2 * pad));
+    serial->scans.push_back(prefix_sum(rows_sum, samples, Dim::x, width + 2 * pad));
     rows(x, y, c) = rows_sum(x + window, y, c) - rows_sum(x, y, c);
-    s->maps.push_back(rows);
-    s->scans.push_back(prefix_sum(cols_sum, rows, Dim::y, height + 2 * pad));
+    serial->maps.push_back(rows);
+    serial->scans.push_back(prefix_sum(cols_sum, rows, Dim::y, height + 2 * pad));
     Func mean(fresh("box_mean"));
     mean(x, y, c) = cast<float>((cols_sum(x, y + window, c) - cols_sum(x, y, c)) / area);
     s->view = view_of(mean, input.dimensions(), 0, 0);

@@ -9,8 +9,7 @@
 #include <string>
 
 #include "algebra/boundary.h"
-#include "algebra/iir_strips.h"
-#include "schedules/strips_schedule.h"
+#include "funcs/blocked_strips.h"
 
 namespace {
 
@@ -63,10 +62,10 @@ public:
         if (exact)
             extended = cascade::StripsExtension{*extension, columns ? Expr(0) : Expr(*row_overlap),
                                                 level ? Expr(*level_gain) : Expr()};
-        cascade::IirStripsFuncs f = cascade::iir_strips(
+        const cascade::funcs::Filtered filtered(cascade::funcs::strips(
             in, *output, in.dim(0).extent(), in.dim(1).extent(), filters(0),
-            columns ? std::vector<Coefficients>{} : filters(1), *overlap, *strip, extended);
-        cascade::schedule_strips_cpu(f, natural_vector_size(Type(samples)));
+            columns ? std::vector<Coefficients>{} : filters(1), *overlap, *strip, extended, samples));
+        filtered.schedule(get_target());
     }
 
 private:

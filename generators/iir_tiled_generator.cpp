@@ -8,11 +8,8 @@
 #include <stdexcept>
 
 #include "algebra/boundary.h"
-#include "algebra/iir_blocked.h"
-#include "algebra/iir_tiled.h"
 #include "algebra/samples.h"
-#include "schedules/blocked_schedule.h"
-#include "schedules/tiled_schedule.h"
+#include "funcs/blocked_tiles.h"
 
 namespace {
 
@@ -69,28 +66,24 @@ public:
     }
 
     void generate() {
-        Input<Buffer<>> &input = *this->input, &vertical = *this->vertical, &horizontal = *this->horizontal;
+        Input<Buffer<>> &input = *this->input;
         Output<Buffer<>> &output = *this->output;
         const cascade::SectionCascade down = cascade_of(0), across = cascade_of(1);
-        const cascade::ScanStyle scan_style = cascade::parse_scan_style(scan);
-        const cascade::CarryKernels carry_kernels = cascade::parse_carry_kernels(carries);
-        if (algorithm == 2) {
-            if (exact) throw std::invalid_argument("algorithm 2 takes boundary none");
-            if (scan_style != cascade::ScanStyle::automatic ||
-                carry_kernels != cascade::CarryKernels::automatic || vector != cascade::kCpuLanes)
-                throw std::invalid_argument(
-                    "the scan, carries and vector knobs apply to algorithms 4, 5 and 6");
-            cascade::IirBlockedFuncs f =
-                cascade::define_iir_blocked(input, input.dim(0).extent(), input.dim(1).extent(), output, down,
-                                            across, vertical, horizontal, tile, output.type());
-            set_bounds(down.state());
-            if (get_target().has_gpu_feature()) {
-                cascade::schedule_iir_blocked_cuda(f, rows);
-            } else {
-                cascade::schedule_iir_blocked_cpu(f);
-            }
-            return;
-        }
+        cascade::funcs::TileChoice choice;
+        choice.tile = tile;
+        choice.algorithm = algorithm;
+        choice.rows = rows;
+        choice.scan = cascade::parse_scan_style(scan);
+        choice.carries = cascade::parse_carry_kernels(carries);
+        choice.lanes = vector;
+        choice.output_type = output.type();
+        choice.output_full = [&](Expr full) {
+            return full && output.dim(0).extent() % tile == 0 && output.dim(1).extent() % tile == 0;
+        };
+        if (algorithm == 2 &&
+            (choice.scan != cascade::ScanStyle::automatic ||
+             choice.carries != cascade::CarryKernels::automatic || vector != cascade::kCpuLanes))
+            throw std::invalid_argument("the scan, carries and vector knobs apply to algorithms 4, 5 and 6");
         cascade::ExactEdges edges;
         if (exact)
             edges = {edges_of(0, down.state()), edges_of(3, across.state()),
@@ -105,20 +98,11 @@ public:
             height = m.height;
             edges.margin = m;
         }
-        cascade::IirTiledFuncs f =
-            cascade::define_iir_tiled(source, width, height, output, down, across, vertical, horizontal, tile,
-                                      algorithm, exact ? &edges : nullptr, output.type(),
-                                      cascade::rows_in_registers(scan_style, exact, tile, get_target()),
-                                      cascade::carry_form(carry_kernels, get_target()));
+        const cascade::funcs::Filtered filtered(
+            cascade::funcs::tiles(source, output, width, height, down, across, *vertical, *horizontal,
+                                  exact ? &edges : nullptr, choice, get_target()));
         set_bounds(down.state());
-        if (f.full.defined())
-            f.output_full =
-                f.full && output.dim(0).extent() % tile == 0 && output.dim(1).extent() % tile == 0;
-        if (get_target().has_gpu_feature()) {
-            cascade::schedule_iir_tiled_cuda(f, rows, carry_kernels);
-        } else {
-            cascade::schedule_iir_tiled_cpu(f, vector);
-        }
+        filtered.schedule(get_target());
     }
 
 private:

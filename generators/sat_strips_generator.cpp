@@ -2,8 +2,7 @@
 // a run-time input (runtime/sat.cpp chooses it).
 #include <stdexcept>
 
-#include "algebra/sat_strips.h"
-#include "schedules/sat_strips_schedule.h"
+#include "funcs/table_strips.h"
 
 namespace {
 
@@ -21,14 +20,14 @@ public:
     void generate() {
         if (this->get_target().has_gpu_feature())
             throw std::invalid_argument("sat_strips is a CPU realisation");
-        cascade::SatStripsFuncs f = cascade::define_sat_strips(
-            input, input.dim(0).extent(), input.dim(1).extent(), output, output.type(), strip);
+        const cascade::funcs::Filtered filtered(cascade::funcs::table_strips(
+            input, output, input.dim(0).extent(), input.dim(1).extent(), output.type(), strip));
         // The chunks start at column 0.
         for (int d = 0; d < 2; d++) {
             input.dim(d).set_min(0);
             output.dim(d).set_min(0);
         }
-        cascade::schedule_sat_strips_cpu(f);
+        filtered.schedule(this->get_target());
     }
 };
 

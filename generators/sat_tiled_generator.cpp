@@ -3,8 +3,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "algebra/sat_tiled.h"
-#include "schedules/sat_schedule.h"
+#include "funcs/table_tiles.h"
 
 namespace {
 
@@ -27,22 +26,18 @@ public:
 
 protected:
     void build(const cascade::SatBoundary *boundary) {
-        cascade::SatTiledFuncs f =
-            cascade::define_sat_tiled(input, input.dim(0).extent(), input.dim(1).extent(), output,
-                                      output.type(), tile, algorithm, boundary);
+        if (this->get_target().has_gpu_feature() && corner.value() != "block" && corner.value() != "kernel")
+            throw std::invalid_argument("corner must be block or kernel, not " + corner.value());
+        const cascade::funcs::Filtered filtered(cascade::funcs::table_tiles(
+            input, output, input.dim(0).extent(), input.dim(1).extent(), output.type(),
+            {tile, algorithm, rows, corner.value() == "block"}, boundary));
         // Tiles start at 0: every block's tile is then known statically, and no host loop sizes
         // the shared memory over all tiles before each launch.
         for (int d = 0; d < 2; d++) {
             input.dim(d).set_min(0);
             output.dim(d).set_min(0);
         }
-        if (this->get_target().has_gpu_feature()) {
-            if (corner.value() != "block" && corner.value() != "kernel")
-                throw std::invalid_argument("corner must be block or kernel, not " + corner.value());
-            cascade::schedule_sat_tiled_cuda(f, rows, corner.value() == "block");
-        } else {
-            cascade::schedule_sat_tiled_cpu(f);
-        }
+        filtered.schedule(this->get_target());
     }
 };
 

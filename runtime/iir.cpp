@@ -228,20 +228,16 @@ VariantChoice choose_variant(const Filter2D &filter, Form form, Algorithm algori
     const int order = std::max(filter.vertical.order(), filter.horizontal.order());
     // 8/16-bit variants are not built about a level: rounding to their levels hides most drift.
     const bool level = about_level(filter, boundary) && samples == SampleType::f32;
-    // The direct form of order 3 runs about the level wherever the extension keeps constants: its
-    // float32 recursion stalls short of a constant by up to 3e−6 a pass (van Vliet σ 4; sections
-    // 5e−7), and van Vliet σ 5 under reflect drifted 1.3e−5, past the 1e−5 exact boundaries hold.
-    const bool direct_level = level || (exact && boundary != Boundary::zero);
+    // The direct form of order 3 (float32 only, below) runs about the level wherever the extension
+    // keeps constants.
+    const bool direct_level = tiles_about_level(filter, boundary, true);
     // The block-parallel direct form of order 3, where the build has it (the GPU): 3 states a
     // dimension where sections carry 4, so a quarter fewer carries.
     const bool block_direct =
         order == kBlockDirectOrder && is_tiled(algorithm) && !margin && samples == SampleType::f32 &&
         lookup_variant(wanted(iir_key(algorithm, false, exact, direct_level), kBlockDirectOrder, device));
     if (form == Form::automatic)
-        form = order <= 2 || (block_direct && direct_form_accurate(filter.vertical) &&
-                              direct_form_accurate(filter.horizontal))
-                   ? Form::direct
-                   : Form::sections;
+        form = order <= 2 || (block_direct && tiles_in_direct_form(filter)) ? Form::direct : Form::sections;
     VariantChoice choice;
     choice.algorithm = algorithm;
     choice.direct = form == Form::direct;

@@ -16,7 +16,8 @@
 //   folded rows and columns, no margin. Filters whose reach passes the strips' largest overlap
 //   (a Gaussian past σ ≈ 56), deriche2/deriche4 and twoway Gaussians take the serial path.
 // - Path::blocked, on a CUDA target: algorithm 6 (Nehab & Maximo 2016) with the prebuilt GPU
-//   variants' schedule: tiles of 128 for filters of order ≤ 3 (direct form), of 64 above (sections);
+//   variants' schedule and tiles: the direct form of order 3 on tiles of 128 where it keeps float32's
+//   accuracy (van Vliet's Gaussian), order 1 and sections of order 2 on tiles of 64;
 //   the tile tables and the exact boundaries' initial-feedback tables computed when the generator
 //   runs and embedded for every image size (2.6 MB of tile tables in the direct form, 0.9 MB in
 //   sections, up to 0.7 MB of boundary tables), picked at run time by the image's size. Recursions with run-time coefficients read their tables from an input of your

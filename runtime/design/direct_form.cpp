@@ -1,5 +1,6 @@
 #include "direct_form.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 
@@ -49,6 +50,12 @@ double float_pass_error(const RecursiveFilter &exact, const std::vector<Recursiv
 bool direct_form_accurate(const RecursiveFilter &filter) {
     const double error = float_pass_error(filter, variant_sections(filter, true, filter.order()));
     return error <= kDirectFormError;  // false for NaN
+}
+
+bool tiles_in_direct_form(const Filter2D &filter) {
+    const int order = std::max(filter.vertical.order(), filter.horizontal.order());
+    return order == 1 || (order == kBlockDirectOrder && direct_form_accurate(filter.vertical) &&
+                          direct_form_accurate(filter.horizontal));
 }
 
 }  // namespace cascade

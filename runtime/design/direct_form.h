@@ -24,4 +24,10 @@ double float_pass_error(const RecursiveFilter &exact, const std::vector<Recursiv
 // Whether `filter`'s direct form stays within kDirectFormError.
 bool direct_form_accurate(const RecursiveFilter &filter);
 
+// Whether the tiles run `filter` as one direct-form recursion a dimension rather than as sections
+// of order 2, where a direct form of its order is built: order 1, and order kBlockDirectOrder where
+// both dimensions keep float32's accuracy (order 2 is one section either way). The prebuilt plans'
+// automatic form and the Func API's blocked path on CUDA decide by it.
+bool tiles_in_direct_form(const Filter2D &filter);
+
 }  // namespace cascade

@@ -43,6 +43,11 @@ double alternation_gain(const Filter2D &filter) {
     return gain;
 }
 
+bool tiles_about_level(const Filter2D &filter, Boundary boundary, bool direct3) {
+    return about_level(filter, boundary) ||
+           (direct3 && boundary != Boundary::none && boundary != Boundary::zero);
+}
+
 bool about_level(const Filter2D &filter, Boundary boundary) {
     const bool keeps_constants = boundary != Boundary::none && boundary != Boundary::zero;
     return keeps_constants &&

@@ -20,4 +20,10 @@ double alternation_gain(const Filter2D &filter);
 // alternation gain.
 bool about_level(const Filter2D &filter, Boundary boundary);
 
+// Whether the tiles filter `filter` about the level: as about_level, and in the direct form of
+// order 3 (`direct3`) under every extension that keeps constants, as its float32 recursion stalls
+// short of a constant by up to 3e−6 a pass (van Vliet σ 4; sections 5e−7), and van Vliet σ 5
+// under reflect drifted 1.3e−5, past the 1e−5 exact boundaries hold.
+bool tiles_about_level(const Filter2D &filter, Boundary boundary, bool direct3);
+
 }  // namespace cascade
