@@ -28,10 +28,11 @@ StagesPtr tiles(Func input, Func output, Expr width, Expr height, const SectionC
         });
         return s;
     }
-    IirTiledFuncs f = define_iir_tiled(input, width, height, output, vertical, horizontal, down, across,
-                                       choice.tile, choice.algorithm, edges, choice.output_type,
-                                       rows_in_registers(choice.scan, edges != nullptr, choice.tile, target),
-                                       carry_form(choice.carries, target));
+    IirTiledFuncs f = define_iir_tiled(
+        input, width, height, output, vertical, horizontal, down, across, choice.tile, choice.algorithm,
+        edges, choice.output_type,
+        rows_in_registers(choice.scan, edges != nullptr, choice.tile, horizontal.state(), target),
+        carry_form(choice.carries, target));
     if (f.full.defined() && choice.output_full) f.output_full = choice.output_full(f.full);
     if (choice.over_image) f.output.bound(f.x, 0, width).bound(f.y, 0, height);
     s->schedules.push_back([f, choice](const Target &t, Func) mutable {

@@ -91,15 +91,19 @@ CarryForm carry_form(CarryKernels carries, const Target &target) {
                                                                         : CarryForm::powers;
 }
 
-bool rows_in_registers(ScanStyle scan, bool exact, int tile, const Target &target) {
-    // `automatic`: in registers under boundary none only. Exact boundaries: 42.5 GiP/s in shared
-    // memory at 5000×3001 on an H100, 6-order3-clamp (in registers: 40.1; 5% faster on whole tiles).
-    // Why: past the image the exact capture selects the row's last valid sample among all 64
-    // (tile_scans.cpp), and images of real sizes are rarely whole tiles.
+bool rows_in_registers(ScanStyle scan, bool exact, int tile, int row_states, const Target &target) {
+    // `automatic`: in registers under boundary none, and under exact boundaries for recursions of up
+    // to 2 states. Exact boundaries at 4 states: 42.5 GiP/s in shared memory at 5000×3001 on an
+    // H100, 6-order3-clamp (in registers: 40.1; 5% faster on whole tiles): past the image the exact
+    // capture selects the row's last valid sample among all 64 (tile_scans.cpp), and images of real
+    // sizes are rarely whole tiles. At 2 states registers win there too: a first-order filter as a
+    // section under mirror, H200, 0.0669 against 0.0698 ms at 2048², 0.1415 / 0.1406 at 5000×3001,
+    // 0.0843 / 0.0876 at 1000×999; under clamp 0.3576 / 0.3832 at 8192².
     // A row of 128 samples is more than the JIT's 64 registers a thread hold: tile_edges 128 µs in
     // shared memory at 8192² on an H100, 6-order3 (in registers, spilling: 227).
     if (!target.has_gpu_feature()) return false;
-    return scan == ScanStyle::registers || (scan == ScanStyle::automatic && !exact && tile <= 64);
+    return scan == ScanStyle::registers ||
+           (scan == ScanStyle::automatic && (!exact || row_states <= 2) && tile <= 64);
 }
 
 void schedule_tile_cpu(TileScans t, int lanes) {

@@ -42,9 +42,9 @@ ScanStyle parse_scan_style(const std::string &text);  // "auto", "registers", "s
 // rescanned on the GPU, so that a dimension's carries take one kernel (K ≤ 4 under `automatic`) or
 // are stored each in its own (`stored`, or K > 4); as powers for `inline` and on the CPU.
 CarryForm carry_form(CarryKernels carries, const Halide::Target &target);
-// Whether the first pass's rows (of `tile` samples) go to registers on this target, with or without
-// exact boundaries.
-bool rows_in_registers(ScanStyle scan, bool exact, int tile, const Halide::Target &target);
+// Whether the first pass's rows (of `tile` samples, a recursion of `row_states` states along them)
+// go to registers on this target, with or without exact boundaries.
+bool rows_in_registers(ScanStyle scan, bool exact, int tile, int row_states, const Halide::Target &target);
 
 // `rows`: tile rows loaded per pass by the b × rows threads of a tile's block.
 void schedule_iir_tiled_cuda(IirTiledFuncs &f, int rows, CarryKernels carries = CarryKernels::automatic);
