@@ -47,9 +47,9 @@ struct Serial {
     std::vector<Func> maps;           // point-wise stages read by scans (FIR numerators, box rows)
 };
 
-// New stages of the serial path, and what they are made of.
-std::pair<StagesPtr, std::shared_ptr<Serial>> serial_stages() {
-    auto s = std::make_shared<Filtered::Stages>();
+// New stages of the serial path in `s`, and what they are made of.
+std::shared_ptr<Serial> serial_stages(StagesPtr &s) {
+    s = std::make_shared<Filtered::Stages>();
     auto serial = std::make_shared<Serial>();
     s->schedules.push_back([serial](const Target &target, Func) {
         const bool gpu = target.has_gpu_feature();
@@ -77,7 +77,7 @@ std::pair<StagesPtr, std::shared_ptr<Serial>> serial_stages() {
             }
         }
     });
-    return {s, serial};
+    return serial;
 }
 
 // Names unique within a process, so that two filters in one pipeline never share a Func name.
@@ -203,7 +203,8 @@ Func one_dimension(Serial &s, Func image, const std::vector<Coefficients> &secti
 Filtered separable(Func input, const std::vector<Coefficients> &vertical,
                    const std::vector<Coefficients> &horizontal, Boundary boundary, Expr width, Expr height,
                    Expr mx, Expr my, const std::vector<double> &taps = {}) {
-    auto [s, serial] = serial_stages();
+    StagesPtr s;
+    const std::shared_ptr<Serial> serial = serial_stages(s);
     Func image = planar(input);
     serial->maps.push_back(image);
     Func columns = one_dimension(*serial, image, vertical, Dim::y, boundary, height, my, taps);
@@ -492,7 +493,8 @@ Filtered gaussian(Func input, double sigma, GaussianMethod method, Boundary boun
         Func kernel(fresh("kernel"));
         Var k;
         kernel(k) = taps(k);
-        auto [s, serial] = serial_stages();
+        StagesPtr s;
+        const std::shared_ptr<Serial> serial = serial_stages(s);
         Func image = planar(input);
         serial->maps.push_back(image);
         // One axis at a time, as separable() does; the centre of a line padded by m on both sides
@@ -530,7 +532,8 @@ Filtered summed_area_table(Func input, Expr width, Expr height, const Target &ta
     if (path == Path::blocked)
         return table_blocked(
             planar(input, type), input.dimensions(), width, height, type, [](Func t) { return t; }, target);
-    auto [s, serial] = serial_stages();
+    StagesPtr s;
+    const std::shared_ptr<Serial> serial = serial_stages(s);
     Func down(fresh("sat_columns")), across(fresh("sat_rows")), image = planar(input, type);
     serial->maps.push_back(image);
     serial->scans.push_back(prefix_sum(down, image, Dim::y, height));
@@ -562,7 +565,8 @@ Filtered box(Func input, int radius, Boundary boundary, Expr width, Expr height,
                 return mean;
             },
             target);
-    auto [s, serial] = serial_stages();
+    StagesPtr s;
+    const std::shared_ptr<Serial> serial = serial_stages(s);
     serial->maps.push_back(image);
     Func rows_sum(fresh("box_prefix_x")), rows(fresh("box_rows")), cols_sum(fresh("box_prefix_y"));
     serial->scans.push_back(prefix_sum(rows_sum, samples, Dim::x, width + 2 * pad));
