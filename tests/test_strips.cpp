@@ -9,11 +9,13 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "cascade/error.h"
 #include "cascade/gaussian.h"
 #include "cascade/iir.h"
+#include "cascade/planes.h"
 #include "cuda_support.h"
 #include "reference.h"
 #include "strips.h"
@@ -397,6 +399,42 @@ TEST(Strips, TheColumnsAloneWhereTheRowsFilterNothing) {
                       .rfind("iir_strips_sections_columns_exact", 0),
                   0u);
     }
+}
+
+// In place (IirPlan::run with the input as the output): one strip a plane where the planes keep
+// every thread busy, else from a copy of the input; the filter either way, on every algorithm.
+TEST(Strips, RunsInPlace) {
+    auto rng = rng_for_test();
+    const int threads = std::max(1, int(std::thread::hardware_concurrency()));
+    const RecursiveFilter identity = RecursiveFilter::identity();
+    struct Case {
+        int width, height, planes;
+        Algorithm algorithm;
+        bool columns_alone;
+    };
+    const Case cases[] = {{37, 53, threads, Algorithm::strips, false},       // a strip a plane
+                          {300, 257, 1, Algorithm::strips, false},           // strips: from a copy
+                          {1030, 67, threads + 1, Algorithm::strips, true},  // the columns alone
+                          {1, 1, threads, Algorithm::strips, false},
+                          {131, 70, 2, Algorithm::a6, false}};  // tiles: from a copy
+    for (const Case &c : cases)
+        for (Boundary boundary : {Boundary::none, Boundary::reflect}) {
+            const RecursiveFilter down = random_stable_filter(rng, 3, 0.8, true);
+            const Filter2D filter{down, c.columns_alone ? identity : random_stable_filter(rng, 2, 0.8, true)};
+            const std::string what = algorithm_name(c.algorithm) + std::string(" ") +
+                                     boundary_name(boundary) + " " + size_name(c.width, c.height) + " × " +
+                                     std::to_string(c.planes);
+            const Image input = random_image(rng, c.width, c.height, c.planes);
+            Image output = input;
+            IirPlan plan(filter, c.width, c.height,
+                         {boundary, DeviceChoice::cpu, Form::automatic, c.algorithm});
+            auto buffer = planes_of(output);
+            plan.run(buffer.raw_buffer(), buffer.raw_buffer());
+            if (boundary == Boundary::none)
+                expect_matches_reference(input, output, filter, what);
+            else
+                expect_matches_extension(input, output, filter, boundary, what);
+        }
 }
 
 TEST(Strips, RefusesWhatItCannotRunSayingWhy) {

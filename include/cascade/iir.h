@@ -108,7 +108,8 @@ public:
     IirPlan &operator=(const IirPlan &) = delete;
 
     // On W×H×C buffers of the plan's size and sample type where the caller keeps them (host, or
-    // device for a CUDA plan, as in the bench): results stay where the pipeline leaves them.
+    // device for a CUDA plan, as in the bench): results stay where the pipeline leaves them. On
+    // the host `output` may be `input` itself (in place); on the GPU it must be another buffer.
     void run(halide_buffer_t *input, halide_buffer_t *output);
     // On host buffers (or images, for a float32 plan): for a CUDA plan, copied to the device and back.
     void run_host(halide_buffer_t *input, halide_buffer_t *output);
@@ -125,6 +126,12 @@ private:
             int margin, bool refusable);
     // The variant's call on these buffers, every argument bound; checks their size.
     PipelineCall call(halide_buffer_t *input, halide_buffer_t *output) const;
+    // The strips' height at which a call on `input` may run in place: all of each plane, where
+    // that keeps the threads busy and the cache warm; 0 where it may not (it then runs from a copy).
+    int whole_strip(const halide_buffer_t *input) const;
+    static constexpr double kWholeStripBytes = 4 << 20;
+    // In place where whole_strip is 0: runs from a copy of `input` and returns true.
+    bool ran_from_copy(halide_buffer_t *input, halide_buffer_t *output, bool host);
 
     const Variant *variant_;
     SampleType samples_;
