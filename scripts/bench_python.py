@@ -107,6 +107,12 @@ def main():
                      "cascade_gips": samples / (ours_ms * 1e-3), "scipy_ms": theirs_ms,
                      "speedup": theirs_ms / ours_ms, "relative_l2": error})
         print(json.dumps(rows[-1]), flush=True)
+    if cpu:
+        # The machine's memory pace in the same run: a copy into a kept array of each input.
+        for _, x, _ in cases[:2]:
+            kept = np.empty_like(x)
+            ms = median_ms(lambda: np.copyto(kept, x), 5, 1)
+            print(f"copy into a kept array, {'x'.join(map(str, x.shape))} {x.dtype}: {ms:.3f} ms")
     peer = "scipy" if cpu else "cupyx"
     print(f"{'case':40} {'shape':>16} {'ms':>9} {'GiP/s':>7} {peer + ' ms':>10} {'speedup':>8} {'rel. L2':>9}")
     for r in rows:
