@@ -386,8 +386,8 @@ Filtered constant_tiles(Func input, const Filter2D &filter, Boundary boundary, E
 
 // The blocked path on a CUDA target for recursions of run-time coefficients: algorithm 6 in the
 // direct form, reading its tables from `tables` (tile_inputs.h), about the level wherever the
-// extension keeps constants (the filter is not known to need it or not); tiles of 128 four rows
-// a pass, of 64 two, as the prebuilt direct form of order 3 and the sections run them.
+// extension keeps constants (the filter is not known to need it or not); each tile's rows a pass
+// as this build's variants on that tile run them (the direct form of order 3, or the others).
 Filtered input_tiles(Func input, const Recursion &vertical, const Recursion &horizontal, ImageParam tables,
                      Boundary boundary, Expr width, Expr height, const Target &target) {
     const Coefficients v = coefficients_of(vertical), h = coefficients_of(horizontal);
@@ -398,8 +398,9 @@ Filtered input_tiles(Func input, const Recursion &vertical, const Recursion &hor
                     "; take Path::serial");
     const TileInputs in = tile_inputs(tables, v.order(), h.order(), boundary, width, height);
     return tiles_over(input, SectionCascade{v.b0, {v.a}}, SectionCascade{h.b0, {h.a}}, in.vertical,
-                      in.horizontal, boundary != Boundary::none ? &in.edges : nullptr, b, b == 128 ? 4 : 2,
-                      width, height, target);
+                      in.horizontal, boundary != Boundary::none ? &in.edges : nullptr, b,
+                      b == CASCADE_IIR_DIRECT3_TILE ? CASCADE_IIR_DIRECT3_ROWS : CASCADE_IIR_ROWS, width,
+                      height, target);
 }
 
 namespace {
