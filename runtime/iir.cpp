@@ -47,6 +47,10 @@ constexpr Named<Passes> kPasses[] = {{Passes::all, "all"},
                                      {Passes::causal, "causal"},
                                      {Passes::anticausal, "anticausal"}};
 
+// The threads a CPU pipeline's parallel loops spread over: Halide's thread pool has one per core
+// unless HL_NUM_THREADS says otherwise.
+int pool_threads() { return std::max(1, int(std::thread::hardware_concurrency())); }
+
 }  // namespace
 
 Form parse_form(const std::string &text) { return parse_named(text, kForms, "form"); }
@@ -505,10 +509,8 @@ IirPlan::IirPlan(const Filter2D &whole, int width, int height, const IirOptions 
     add_filter_scalars(scalars_, horizontal, "gain_x", "feedback_x_");
     if (algorithm == Algorithm::strips) {
         scalars_["overlap"] = float(choice.overlap);
-        // Halide's thread pool has a thread per core unless HL_NUM_THREADS says otherwise.
         scalars_["strip"] =
-            float(strips_height(choice.overlap, height, int(std::thread::hardware_concurrency()),
-                                samples == SampleType::f64 ? 8 : 4));
+            float(strips_height(choice.overlap, height, pool_threads(), samples == SampleType::f64 ? 8 : 4));
         if (exact) {
             scalars_["extension"] = int(boundary);
             scalars_["row_overlap"] = choice.row_overlap;
@@ -563,16 +565,14 @@ int planes_of_buffer(const halide_buffer_t *b) { return b->dimensions > 2 ? b->d
 }  // namespace
 
 int IirPlan::whole_strip(const halide_buffer_t *input) const {
-    const auto strip = scalars_.find("strip");
-    if (strip == scalars_.end() || margin_ != 0) return 0;
+    if (scalars_.count("strip") == 0 || margin_ != 0) return 0;
     int rows = 1;
     while (rows < height_) rows *= 2;
     // One strip a plane reads all of its plane before it writes any of it, so that the filter may
     // run in place; where the planes keep every thread busy and a plane's strip stays in the
     // core's cache (256 planes of 256² float64 in place: 22 ms against 27 into another array).
-    const int threads = std::max(1, int(std::thread::hardware_concurrency()));
     const double bytes = double(rows) * width_ * (input->type.bits / 8);
-    return planes_of_buffer(input) >= threads && bytes <= kWholeStripBytes ? rows : 0;
+    return planes_of_buffer(input) >= pool_threads() && bytes <= kWholeStripBytes ? rows : 0;
 }
 
 PipelineCall IirPlan::call(halide_buffer_t *input, halide_buffer_t *output) const {

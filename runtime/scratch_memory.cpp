@@ -44,19 +44,21 @@ struct KeptBlocks {
 thread_local KeptBlocks kept;
 
 void *allocate(void *, size_t size) {
-    // The smallest kept block that holds `size` without wasting more than its half.
-    size_t best = kept.blocks.size();
-    for (size_t n = 0; !ended && n < kept.blocks.size(); n++) {
-        const size_t held = header_of(kept.blocks[n]).size;
-        if (held >= size && held / 2 <= size &&
-            (best == kept.blocks.size() || held < header_of(kept.blocks[best]).size))
-            best = n;
-    }
-    if (!ended && best < kept.blocks.size()) {
-        void *block = kept.blocks[best];
-        kept.bytes -= header_of(block).size;
-        kept.blocks.erase(kept.blocks.begin() + long(best));
-        return block;
+    if (!ended) {
+        // The smallest kept block that holds `size` without wasting more than its half.
+        auto best = kept.blocks.end();
+        for (auto it = kept.blocks.begin(); it != kept.blocks.end(); ++it) {
+            const size_t held = header_of(*it).size;
+            if (held >= size && held / 2 <= size &&
+                (best == kept.blocks.end() || held < header_of(*best).size))
+                best = it;
+        }
+        if (best != kept.blocks.end()) {
+            void *block = *best;
+            kept.bytes -= header_of(block).size;
+            kept.blocks.erase(best);
+            return block;
+        }
     }
     void *raw = std::malloc(size + 2 * kAlignment);
     if (!raw) return nullptr;
