@@ -437,6 +437,24 @@ TEST(Strips, RunsInPlace) {
         }
 }
 
+// One device buffer as both input and output is refused before anything runs (a buffer that
+// says it lives on a device: no GPU is needed to reach the check).
+TEST(Strips, RefusesOneDeviceBufferAsInputAndOutput) {
+    auto rng = rng_for_test();
+    const RecursiveFilter f = random_stable_filter(rng, 1, 0.5, false);
+    IirPlan plan({f, f}, 8, 8, {Boundary::reflect, DeviceChoice::cpu});
+    Image image(8, 8, 1);
+    auto buffer = planes_of(image);
+    halide_buffer_t on_device = *buffer.raw_buffer();
+    on_device.device = 1;
+    try {
+        plan.run(&on_device, &on_device);
+        ADD_FAILURE() << "ran in place on a device buffer";
+    } catch (const Error &e) {
+        EXPECT_NE(std::string(e.what()).find("do not run in place"), std::string::npos) << e.what();
+    }
+}
+
 TEST(Strips, RefusesWhatItCannotRunSayingWhy) {
     auto rng = rng_for_test();
     const RecursiveFilter f = random_stable_filter(rng, 2, 0.8, false);
