@@ -34,11 +34,36 @@ Carries zero_boundary_carries(Func completed, int K) {
             {before, after}};
 }
 
+// How the exact feedbacks read a dimension's completed carries: P(i, k, t, c) and E(i, k, t, c).
+struct CarryReads {
+    std::function<Expr(Expr, int, Expr, Expr)> prologue, epilogue;
+};
+
+// What the exact feedbacks read of a dimension's completed carries, P(T − 2) and E(0): `completed`,
+// or in the rescan form the same through rereads of their own (tile_scans.h, `rereads`: P's for
+// P(T − 2), P's for the E of the first chunk, E's), so that the kernel that completes the carries
+// can compute the feedbacks, a thread per line, before it stores them. Each read names its own
+// Func (a select between them would have each rescan the other's chunks too).
+CarryReads feedback_reads(const std::string &name, const CarryScan &P, const CarryScan &E, Func e_incomplete,
+                          const TiledLayout &L, Func completed, std::vector<CarryScan> &rereads) {
+    const int K = L.K;
+    if (P.form != CarryForm::rescan)
+        return {[=](Expr i, int k, Expr t, Expr c) { return completed(i, k, t, c); },
+                [=](Expr i, int k, Expr t, Expr c) { return completed(i, K + k, t, c); }};
+    const CarryScan last = reread(name + "_p_last", P, P.input);
+    const CarryScan first = reread(name + "_p_first", P, P.input);
+    const CarryScan e_first = reread_epilogues(name + "_e_first", E, e_incomplete, first, L);
+    rereads = {last, first, e_first};
+    const Func p = last.func, e = e_first.func;
+    return {[=](Expr i, int k, Expr t, Expr c) { return p(i, k, t, c); },
+            [=](Expr i, int k, Expr t, Expr c) { return e(i, k, t, c); }};
+}
+
 // feedbacks(s, i, c), s ∈ [0, 2K): the exact feedbacks of line i from its observables (e°, p1°,
 // x_0, x_{n−1}): e° = Mf_last·P(T − 2) + the last tile's captured prologue, p1° = the first tile's
 // captured epilogue + Mr·E(0); `first`, `last` give the line's edge samples.
-Func exact_feedbacks(const std::string &name, Func completed, Func p_incomplete, Func e_incomplete,
-                     Func table, const TiledLayout &L, Expr tiles, Func matrix,
+Func exact_feedbacks(const std::string &name, const CarryReads &completed, Func p_incomplete,
+                     Func e_incomplete, Func table, const TiledLayout &L, Expr tiles, Func matrix,
                      std::function<Expr(Expr, Expr)> first, std::function<Expr(Expr, Expr)> last) {
     Var s("s"), i("i"), c("c");
     const int K = L.K;
@@ -46,14 +71,15 @@ Func exact_feedbacks(const std::string &name, Func completed, Func p_incomplete,
     for (int j = 0; j < K; j++) {
         Expr carried;
         for (int k = 0; k < K; k++)
-            carried = plus(carried, entry(table, k, L.mf_last() + j) * completed(i, k, max(tiles - 2, 0), c));
+            carried = plus(carried,
+                           entry(table, k, L.mf_last() + j) * completed.prologue(i, k, max(tiles - 2, 0), c));
         observed.push_back(select(tiles >= 2, carried, 0) + p_incomplete(i, j, tiles - 1, c));
     }
     // E(0) enters tile 0 from tile 1; with one tile there is none.
     for (int j = 0; j < K; j++) {
         Expr after;
         for (int k = 0; k < K; k++)
-            after = plus(after, entry(table, k, L.mr() + j) * completed(i, K + k, 0, c));
+            after = plus(after, entry(table, k, L.mr() + j) * completed.epilogue(i, k, 0, c));
         observed.push_back(e_incomplete(i, j, 0, c) + select(tiles >= 2, after, 0));
     }
     observed.push_back(first(i, c));
@@ -65,17 +91,16 @@ Func exact_feedbacks(const std::string &name, Func completed, Func p_incomplete,
     return feedbacks;
 }
 
-// The carries with the feedbacks' effect added: P(t) + Φ(t)·p, E(t) + Ψ_P(t)·p + Ψ_E(t)·e, and the
-// feedbacks themselves at the line's ends. Φ and Ψ_P vanish past the first `start_tiles` tiles and
-// Ψ_E before the last `end_tiles`, so only those tiles' corrections are computed and stored, in
-// `correction` (i, s, k, c): s < K the prologue's, else the epilogue's, of tile k (k < Ts) or
-// T − 2 − (k − Ts); the carries themselves are read as without exact boundaries. Storing the
-// corrected carries of every tile would cost two kernels a dimension (the rows': 15.5 + 21.9 µs
-// at 8192² on an H100, order 3, clamp). With `feedbacks_inside` the feedbacks are also
-// kept at k = Ts + Te and read from there, so that one kernel can compute both
-// (schedules/tiled_schedule.cpp says where that pays).
+// The carries with the feedbacks' effect added, stored once per dimension in `corrected`
+// (i, s, t, c), s ∈ [0, 2K): P(t) + Φ(t)·p, E(t) + Ψ_P(t)·p + Ψ_E(t)·e, and the feedbacks
+// themselves in the two slots no tile reads otherwise: p in P(T − 1), e in E(T − 1). Every seed
+// is then one stored value, read as without exact boundaries, and the kernel that completes the
+// carries adds the corrections as it stores them (schedules/tiled_schedule.cpp), with no kernels
+// of their own. Φ and Ψ_P vanish past the first `start_tiles` tiles and Ψ_E before the last
+// `end_tiles`, so only those tiles' corrections are formed, in `correction` (i, s, k, c): tile k
+// (k < Ts) or T − 2 − (k − Ts), which a GPU block computes once for its lines.
 Carries exact_carries(Func completed, Func feedbacks, const TiledEdges &edges, int K, Expr tiles,
-                      bool feedbacks_inside, Func &correction) {
+                      Func &corrected, Func &correction) {
     Func start = edges.start, end = edges.end;
     const Expr start_tiles = edges.start_tiles, end_tiles = edges.end_tiles;
     auto from_start = [=](Expr i, Expr s, Expr t, Expr c, int column) {
@@ -92,32 +117,25 @@ Carries exact_carries(Func completed, Func feedbacks, const TiledEdges &edges, i
     };
     Var i("i"), s("s"), k("k"), c("c"), t("t");
     {
-        Expr tile = max(select(k < start_tiles, k, tiles - 2 - (k - start_tiles)), 0);
-        Expr epilogue_s = clamp(s - K, 0, K - 1);
+        const Expr tile = max(select(k < start_tiles, k, tiles - 2 - (k - start_tiles)), 0);
+        const Expr epilogue_s = clamp(s - K, 0, K - 1);
         correction = Func(completed.name() + "_correction");
-        Expr corrections = select(s < K, from_start(i, min(s, K - 1), tile, c, 0),
-                                  from_start(i, epilogue_s, tile, c, K) + from_end(i, epilogue_s, tile, c));
-        if (feedbacks_inside)
-            corrections =
-                select(k == start_tiles + end_tiles, feedbacks(clamp(s, 0, 2 * K - 1), i, c), corrections);
-        correction(i, s, k, c) = corrections;
+        correction(i, s, k, c) =
+            select(s < K, from_start(i, min(s, K - 1), tile, c, 0),
+                   from_start(i, epilogue_s, tile, c, K) + from_end(i, epilogue_s, tile, c));
     }
-    // Feedback s of line i.
-    auto feedback = [=](Expr i, Expr s, Expr c) {
-        return feedbacks_inside ? correction(i, s, start_tiles + end_tiles, c) : feedbacks(s, i, c);
-    };
-    // Tile t's correction, where it has one.
-    auto corrected = [=](Expr i, Expr s, Expr t, Expr c) {
-        Expr u = tiles - 2 - t;
-        Expr at = clamp(select(t < start_tiles, t, start_tiles + u), 0, start_tiles + end_tiles - 1);
-        return select(t < start_tiles || (u >= 0 && u < end_tiles), correction(i, s, at, c), 0);
-    };
+    const Expr u = tiles - 2 - t;
+    const Expr at = clamp(select(t < start_tiles, t, start_tiles + u), 0, start_tiles + end_tiles - 1);
+    const Expr corrected_here =
+        select(t < start_tiles || (u >= 0 && u < end_tiles), correction(i, s, at, c), 0);
+    corrected = Func(completed.name() + "_corrected");
+    corrected(i, s, t, c) = select(t == tiles - 1, feedbacks(clamp(s, 0, 2 * K - 1), i, c),
+                                   completed(i, s, t, c) + corrected_here);
+    // Tile 0's prologue is p, in the last tile's slot: an index, not a select, so that one value is
+    // loaded and a reader's bounds stay [0, T − 1].
     Func before(completed.name() + "_before"), after(completed.name() + "_after");
-    Expr previous = max(t - 1, 0);
-    before(i, s, t, c) = select(t > 0, completed(i, s, previous, c) + corrected(i, s, previous, c),
-                                feedback(i, clamp(s, 0, K - 1), c));
-    after(i, s, t, c) = select(t == tiles - 1, feedback(i, K + clamp(s, 0, K - 1), c),
-                               completed(i, K + s, t, c) + corrected(i, K + s, t, c));
+    before(i, s, t, c) = corrected(i, s, (t + tiles - 1) % tiles, c);
+    after(i, s, t, c) = corrected(i, K + s, t, c);
     return {[=](Expr i, Expr s, Expr t, Expr c) { return before(i, s, t, c); },
             [=](Expr i, Expr s, Expr t, Expr c) { return after(i, s, t, c); },
             {before, after}};
@@ -138,9 +156,6 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
     IirTiledFuncs f;
     f.b = b;
     f.algorithm = algorithm;
-    // Algorithm 6 on tiles of 128 too: 93.0 GiP/s at 4096² on an H100, 6-order3-clamp (a kernel
-    // each: 90.4); on tiles of 64 it costs algorithm 6's output pass (schedules/tiled_schedule.cpp).
-    f.feedbacks_in_corrections = algorithm == 4 || b >= 128;
     f.output = output;
     f.horizontal_table = horizontal_table;
     Var x = f.x = Var("x"), y = f.y = Var("y"), c = f.c = Var("c"), i = f.i = Var("i"), s = f.s = Var("s"),
@@ -278,14 +293,16 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
     f.completed_columns = completed_carries("completed_columns", f.column_prologue, f.column_epilogue);
     Carries columns = zero_boundary_carries(f.completed_columns, KV);
     if (exact) {
+        const CarryReads read = feedback_reads("column_feedback_reads", f.column_prologue, f.column_epilogue,
+                                               column_e, LV, f.completed_columns, f.column_feedback_reads);
+        f.correction_counts_before_launch =
+            exact_edges->vertical.counts_before_launch && exact_edges->horizontal.counts_before_launch;
         f.column_feedbacks = exact_feedbacks(
-            "column_feedbacks", f.completed_columns, column_p, column_e, vertical_table, LV, ny,
+            "column_feedbacks", read, column_p, column_e, vertical_table, LV, ny,
             exact_edges->vertical.matrix, [&](Expr i, Expr c) { return f.samples(i, 0, c); },
             [&](Expr i, Expr c) { return f.samples(i, height - 1, c); });
-        Func correction;
         columns = exact_carries(f.completed_columns, f.column_feedbacks, exact_edges->vertical, KV, ny,
-                                f.feedbacks_in_corrections, correction);
-        f.edge_corrections.push_back(correction);
+                                f.corrected_columns, f.column_correction);
     }
     f.column_carries_read = columns.read;
     Seeds column_seeds{
@@ -371,14 +388,14 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
     f.completed_rows = completed_carries("completed_rows", f.row_prologue, f.row_epilogue);
     Carries rows = zero_boundary_carries(f.completed_rows, KH);
     if (exact) {
+        const CarryReads read = feedback_reads("row_feedback_reads", f.row_prologue, f.row_epilogue, row_e,
+                                               LH, f.completed_rows, f.row_feedback_reads);
         f.row_feedbacks = exact_feedbacks(
-            "row_feedbacks", f.completed_rows, row_p, row_e, horizontal_table, LH, nx,
-            exact_edges->horizontal.matrix, [=](Expr y, Expr c) { return edge_sample(y, c, 0); },
+            "row_feedbacks", read, row_p, row_e, horizontal_table, LH, nx, exact_edges->horizontal.matrix,
+            [=](Expr y, Expr c) { return edge_sample(y, c, 0); },
             [=](Expr y, Expr c) { return edge_sample(y, c, 1); });
-        Func correction;
         rows = exact_carries(f.completed_rows, f.row_feedbacks, exact_edges->horizontal, KH, nx,
-                             f.feedbacks_in_corrections, correction);
-        f.edge_corrections.push_back(correction);
+                             f.corrected_rows, f.row_correction);
     }
     Seeds row_seeds{[&, rows](Expr across, Expr st) { return rows.before(ty * b + across, st, tx, c); },
                     [&, rows](Expr across, Expr st) { return rows.after(ty * b + across, st, tx, c); }};

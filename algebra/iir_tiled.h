@@ -48,6 +48,9 @@ struct EdgePass {
 struct TiledEdges {
     Halide::Func matrix, start, end;
     Halide::Expr start_tiles, end_tiles;
+    // Whether those counts are known before a kernel runs (tables' extents, not values read from
+    // a table), so that a GPU block can size its shared memory by them.
+    bool counts_before_launch = false;
 };
 struct ExactEdges {
     TiledEdges vertical, horizontal;
@@ -78,14 +81,19 @@ struct IirTiledFuncs {
     // with what the completed column carries add to them.
     Halide::Func row_carries;
     Halide::Func column_feedbacks, row_feedbacks;  // exact boundaries: (s, i, c), s ∈ [0, 2K)
-    // Exact boundaries: what the feedbacks add to the carries of the first and last tiles,
-    // (i, s, k, c), s ∈ [0, 2K) (iir_tiled.cpp, exact_carries); the columns', then the rows'.
-    std::vector<Halide::Func> edge_corrections;
-    // Whether they also hold the feedbacks (one kernel computes both): algorithm 4, and tiles of 128
-    // (iir_tiled.cpp; the timings in schedules/tiled_schedule.cpp).
-    bool feedbacks_in_corrections = false;
+    // Exact boundaries, the rescan form: the carries each dimension's feedbacks read, rescanned
+    // apart (iir_tiled.cpp, feedback_reads): P's for P(T − 2), P's for E's first chunk, E's.
+    std::vector<CarryScan> column_feedback_reads, row_feedback_reads;
+    // Exact boundaries: each dimension's completed carries with what the feedbacks add to the
+    // first and last tiles', and the feedbacks in the slots P(T − 1) and E(T − 1) (iir_tiled.cpp,
+    // exact_carries): (i, s, t, c), s ∈ [0, 2K), what the tiles read.
+    Halide::Func corrected_columns, corrected_rows;
+    // What they add to the first and last tiles' carries, (i, s, k, c) (iir_tiled.cpp), and
+    // whether their counts are known before a kernel runs (TiledEdges::counts_before_launch).
+    Halide::Func column_correction, row_correction;
+    bool correction_counts_before_launch = false;
     // The column carries the dot products read: the completed ones, or with exact boundaries
-    // those plus the corrections (inline).
+    // the corrected ones, by the tile before and the tile itself.
     std::vector<Halide::Func> column_carries_read;
     TileScans final_tile;
     // Exact boundaries: the last tile row and column scanned again as the image's end requires,

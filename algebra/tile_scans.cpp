@@ -160,44 +160,72 @@ namespace {
 
 // Halide's recursive references must keep the pure variables in place, so a state vector cannot
 // be a pure dimension: the scans run over (s, step) flattened to step·K + s.
+Var i("i"), n("n"), j("j"), c("c"), s("s"), t("t");
+
+// Step v of chunk `chunk`: its tile, and u's value there, zero past the last tile. The epilogues'
+// input is defined past it (complete_epilogues): read there unclamped and masked by a product, not
+// a select (which bounds inference would use to trim the reads), a chunk of epilogues reads
+// exactly one chunk of prologues, which a GPU thread then keeps in registers (CarryForm::rescan).
+Expr tile_at(const CarryScan &p, Expr chunk, Expr v) {
+    constexpr int Q = TiledLayout::kChunk;
+    return p.reverse ? chunk * Q + (Q - 1 - v) : chunk * Q + v;
+}
+Expr input_at(const CarryScan &p, Func u, Expr chunk, Expr v, Expr st) {
+    Expr tile = tile_at(p, chunk, v);
+    if (p.reverse) return u(i, st, tile, c) * select(tile < p.tiles, 1.0f, 0);
+    return select(tile < p.tiles, u(i, st, min(tile, p.tiles - 1), c), 0);
+}
+
+// The chunk that precedes `chunk` in the scan's order.
+Expr chunk_before(const CarryScan &p, Expr chunk) { return p.reverse ? chunk + 1 : chunk - 1; }
+
+// A chunk's scan of `u`: `f` (i, v·K + s, chunk, c) over `steps`, from `entering`(s2) at its start.
+void chunk_scan(const CarryScan &p, Func u, Func f, RDom steps, std::function<Expr(int)> entering) {
+    f(i, n, j, c) = undef(u.output_types()[0]);
+    Expr ws = steps.x, v = steps.y;
+    Expr previous = times_state(p.table, p.m_row + ws, p.K, [&](int s2) {
+        return earlier_output(v > 0, f(i, max(v - 1, 0) * p.K + s2, j, c), entering(s2));
+    });
+    f(i, v * p.K + ws, j, c) = input_at(p, u, j, v, ws) + previous;
+}
+
+// The state entering chunk `chunk`, component s2.
+Expr entering(const CarryScan &p, Expr chunk, int s2) {
+    const Expr has_before = p.reverse ? chunk + 1 < p.chunks : chunk > 0;
+    return select(has_before, p.chunk_state(i, clamp(chunk_before(p, chunk), 0, p.chunks - 1) * p.K + s2, c),
+                  0);
+}
+
+// p.rescan and p.func (the rescan form) from p.chunk_state, rescanning `u`.
+void define_rescan(CarryScan &p, const std::string &name, Func u) {
+    constexpr int Q = TiledLayout::kChunk;
+    p.rescan = Func(name + "_rescan");
+    p.rescan_steps = RDom(0, p.K, 0, Q, name + "_rescan_steps");
+    chunk_scan(p, u, p.rescan, p.rescan_steps, [&](int s2) { return entering(p, j, s2); });
+    Expr v = p.reverse ? Q - 1 - t % Q : t % Q;
+    p.func = Func(name);
+    p.func(i, s, t, c) = p.rescan(i, v * p.K + s, t / Q, c);
+}
+
 // S(t) = M·S(t − 1) + u(t) over `tiles` tiles (from the last when `reverse`); M is the table's
 // rows `m_row`…, its powers M^(v+1) the rows `power_row` + v·K.
 CarryScan linear_scan(const std::string &name, Func u, Func table, int m_row, int power_row, int K,
                       Expr tiles, bool reverse, CarryForm form) {
     constexpr int Q = TiledLayout::kChunk;
-    Var i("i"), n("n"), j("j"), c("c"), s("s"), t("t");
-    const Expr chunks = (tiles + Q - 1) / Q;
     CarryScan p;
     p.K = K;
     p.form = form;
-    p.chunks = chunks;
+    p.chunks = (tiles + Q - 1) / Q;
+    p.tiles = tiles;
     p.input = u;
-    // Step v of chunk `chunk`: its tile and input, zero past the last tile. The epilogues' input is
-    // defined past it (complete_epilogues): read there unclamped and masked by a product, not a
-    // select (which bounds inference would use to trim the reads), a chunk of epilogues reads
-    // exactly one chunk of prologues, which a GPU thread then keeps in registers (CarryForm::rescan).
-    auto tile_at = [=](Expr chunk, Expr v) { return reverse ? chunk * Q + (Q - 1 - v) : chunk * Q + v; };
-    auto input_at = [=](Expr chunk, Expr v, Expr st) {
-        Expr tile = tile_at(chunk, v);
-        if (reverse) return u(i, st, tile, c) * select(tile < tiles, 1.0f, 0);
-        return select(tile < tiles, u(i, st, min(tile, tiles - 1), c), 0);
-    };
-    // The chunk that precedes `chunk` in the scan's order.
-    auto before = [=](Expr chunk) { return reverse ? chunk + 1 : chunk - 1; };
-    auto has_before = [=](Expr chunk) { return reverse ? chunk + 1 < chunks : chunk > 0; };
+    p.table = table;
+    p.m_row = m_row;
+    p.power_row = power_row;
+    p.reverse = reverse;
 
-    // A chunk's scan: `f` (i, v·K + s, chunk, c) over `steps`, from `entering`(s2) at its start.
-    auto chunk_scan = [&](Func f, RDom steps, std::function<Expr(int)> entering) {
-        f(i, n, j, c) = undef(u.output_types()[0]);
-        Expr ws = steps.x, v = steps.y;
-        Expr previous = times_state(table, m_row + ws, K, [&](int s2) {
-            return earlier_output(v > 0, f(i, max(v - 1, 0) * K + s2, j, c), entering(s2));
-        });
-        f(i, v * K + ws, j, c) = input_at(j, v, ws) + previous;
-    };
     p.within = Func(name + "_within");
     p.within_steps = RDom(0, K, 0, Q, name + "_within_steps");
-    chunk_scan(p.within, p.within_steps, [](int) { return Expr(0.0f); });
+    chunk_scan(p, u, p.within, p.within_steps, [](int) { return Expr(0.0f); });
     // What leaves a chunk's zero-state scan.
     std::function<Expr(Expr, Expr)> end;
     if (form == CarryForm::powers) {
@@ -213,32 +241,41 @@ CarryScan linear_scan(const std::string &name, Func u, Func table, int m_row, in
 
     p.chunk_state = Func(name + "_chunks");
     p.chunk_state(i, n, c) = undef(u.output_types()[0]);
-    p.chunk_steps = RDom(0, K, 0, chunks, name + "_chunk_steps");
+    p.chunk_steps = RDom(0, K, 0, p.chunks, name + "_chunk_steps");
     Expr cs = p.chunk_steps.x, step = p.chunk_steps.y;
-    Expr chunk = reverse ? chunks - 1 - step : step;
+    Expr chunk = reverse ? p.chunks - 1 - step : step;
     Expr carried = times_state(table, power_row + (Q - 1) * K + cs, K, [&](int s2) {
-        return earlier_output(step > 0, p.chunk_state(i, clamp(before(chunk), 0, chunks - 1) * K + s2, c));
+        return earlier_output(step > 0,
+                              p.chunk_state(i, clamp(chunk_before(p, chunk), 0, p.chunks - 1) * K + s2, c));
     });
     p.chunk_state(i, chunk * K + cs, c) = end(cs, chunk) + carried;
 
-    // The state entering chunk `chunk`, component s2.
-    auto entering = [=](Expr chunk, int s2) {
-        return select(has_before(chunk), p.chunk_state(i, clamp(before(chunk), 0, chunks - 1) * K + s2, c),
-                      0);
-    };
-    Expr tile_chunk = t / Q, v = reverse ? Q - 1 - t % Q : t % Q;
-    p.func = Func(name);
     if (form == CarryForm::powers) {
+        Expr tile_chunk = t / Q, v = reverse ? Q - 1 - t % Q : t % Q;
         Expr entered =
-            times_state(table, power_row + v * K + s, K, [&](int s2) { return entering(tile_chunk, s2); });
+            times_state(table, power_row + v * K + s, K, [&](int s2) { return entering(p, tile_chunk, s2); });
+        p.func = Func(name);
         p.func(i, s, t, c) = p.local(i, v * K + s, tile_chunk, c) + entered;
     } else {
-        p.rescan = Func(name + "_rescan");
-        p.rescan_steps = RDom(0, K, 0, Q, name + "_rescan_steps");
-        chunk_scan(p.rescan, p.rescan_steps, [&](int s2) { return entering(j, s2); });
-        p.func(i, s, t, c) = p.rescan(i, v * K + s, tile_chunk, c);
+        define_rescan(p, name, u);
     }
     return p;
+}
+
+// The input of an epilogue completion (complete_epilogues).
+Func epilogue_input(const std::string &name, Func incomplete, const CarryScan *prologue, Func table,
+                    const TiledLayout &L, Expr tiles) {
+    Expr next = min(t + 1, tiles - 1);
+    Expr carried = incomplete(i, s, next, c);
+    if (prologue) {
+        Expr mc_row = select(next == tiles - 1, L.mc(1), L.mc(0)) + s;
+        const Func p = prologue->func;
+        carried += times_state(table, mc_row, L.K, [&](int s2) { return p(i, s2, t, c); });
+    }
+    // Zero at the last tile and past it (input_at says why a product).
+    Func input(name + "_input");
+    input(i, s, t, c) = carried * select(t < tiles - 1, 1.0f, 0);
+    return input;
 }
 
 }  // namespace
@@ -250,18 +287,21 @@ CarryScan complete_prologues(const std::string &name, Func incomplete, Func tabl
 
 CarryScan complete_epilogues(const std::string &name, Func incomplete, const CarryScan *prologue, Func table,
                              const TiledLayout &L, Expr tiles, CarryForm form) {
-    Var i("i"), s("s"), t("t"), c("c");
-    Expr next = min(t + 1, tiles - 1);
-    Expr carried = incomplete(i, s, next, c);
-    if (prologue) {
-        Expr mc_row = select(next == tiles - 1, L.mc(1), L.mc(0)) + s;
-        const Func p = prologue->func;
-        carried += times_state(table, mc_row, L.K, [&](int s2) { return p(i, s2, t, c); });
-    }
-    // Zero at the last tile and past it (linear_scan says why a product).
-    Func input(name + "_input");
-    input(i, s, t, c) = carried * select(t < tiles - 1, 1.0f, 0);
-    return linear_scan(name, input, table, L.mr(), L.mr_power(0), L.K, tiles, true, form);
+    return linear_scan(name, epilogue_input(name, incomplete, prologue, table, L, tiles), table, L.mr(),
+                       L.mr_power(0), L.K, tiles, true, form);
+}
+
+CarryScan reread(const std::string &name, const CarryScan &p, Func input) {
+    CarryScan again = p;
+    again.input = input;
+    define_rescan(again, name, input);
+    return again;
+}
+
+CarryScan reread_epilogues(const std::string &name, const CarryScan &epilogue, Func incomplete,
+                           const CarryScan &prologue, const TiledLayout &L) {
+    return reread(name, epilogue,
+                  epilogue_input(name, incomplete, &prologue, epilogue.table, L, epilogue.tiles));
 }
 
 Func completed_carries(const std::string &name, const CarryScan &prologue, const CarryScan &epilogue) {

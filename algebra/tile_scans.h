@@ -75,9 +75,14 @@ struct CarryScan {
     Halide::Func chunk_state;  // (i, chunk·K + s, c)
     Halide::Func rescan;       // rescan: (i, v·K + s, chunk, c), seeded with the state entering
     Halide::RDom within_steps, chunk_steps, rescan_steps;  // (s, v), (s, chunk), (s, v)
-    Halide::Expr chunks;
+    Halide::Expr chunks, tiles;
     int K = 0;  // the state size
     CarryForm form = CarryForm::powers;
+    // The recurrence: M the table's rows m_row…, M^(v+1) the rows power_row + v·K; backwards when
+    // `reverse`.
+    Halide::Func table;
+    int m_row = 0, power_row = 0;
+    bool reverse = false;
 };
 
 // The state entering a tile along one dimension, by (row or column within the tile, state
@@ -154,6 +159,14 @@ CarryScan complete_prologues(const std::string &name, Halide::Func incomplete, H
 CarryScan complete_epilogues(const std::string &name, Halide::Func incomplete, const CarryScan *prologue,
                              Halide::Func table, const TiledLayout &L, Halide::Expr tiles,
                              CarryForm form = CarryForm::powers);
+
+// The rescan form's carries read a second time, through a `rescan` and `func` of their own from
+// the same chunk states (and `input`, p's own or one that reads other rereads), so that a schedule
+// can rescan one line's chunk apart from where the tiles' carries are stored (Halide clones a Func
+// only once). `reread_epilogues`: E's, its input reading the prologues `prologue`.
+CarryScan reread(const std::string &name, const CarryScan &p, Halide::Func input);
+CarryScan reread_epilogues(const std::string &name, const CarryScan &epilogue, Halide::Func incomplete,
+                           const CarryScan &prologue, const TiledLayout &L);
 
 // A dimension's completed carries in one Func, (i, s, t, c): the prologue P(t) for s < K, then the
 // epilogue E(t) for s ∈ [K, 2K). What the tiles read.

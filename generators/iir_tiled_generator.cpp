@@ -138,7 +138,7 @@ private:
         matrix.dim(0).set_bounds(0, 2 * K + 2).dim(1).set_bounds(0, 2 * K);
         start.dim(0).set_bounds(0, 2 * K).dim(1).set_min(0);
         end.dim(0).set_bounds(0, K).dim(1).set_min(0);
-        return {matrix, start, end, start.dim(1).extent() / K, end.dim(1).extent() / K};
+        return {matrix, start, end, start.dim(1).extent() / K, end.dim(1).extent() / K, true};
     }
 
     // Dimension d's (0: down the columns, 1: along the rows) coefficients as sections.

@@ -9,9 +9,11 @@ void schedule_feedbacks_cpu(Func feedbacks) {
     feedbacks.compute_root().vectorize(args[1], 8, TailStrategy::GuardWithIf).parallel(args[2]);
 }
 
+const char *const kFeedbackThread = "feedback_thread";
+
 void schedule_feedbacks_cuda(Func feedbacks) {
     const auto args = feedbacks.args();
-    Var block("block"), thread("thread");
+    Var block("block"), thread(kFeedbackThread);
     feedbacks.compute_root()
         .split(args[1], block, thread, 64, TailStrategy::GuardWithIf)
         .reorder(args[0], thread, block, args[2])

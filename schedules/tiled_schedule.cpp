@@ -294,9 +294,13 @@ void schedule_carry_cuda(CarryScan p, bool stored, int registers) {
 // per line and chunk rescans its chunks, seeded, and stores their tiles. Only the chunks' states
 // cross threads, in shared memory; the rest stays in registers. With two carries (P, then E of
 // one dimension: `out` is completed_carries) E's zero-state scans read P's tiles, rescanned again
-// where they are read.
+// where they are read. With `feedbacks` (exact boundaries) `out` is the corrected carries
+// (iir_tiled.cpp, exact_carries) and each block first computes its lines' feedbacks, a thread per
+// line, rescanning the chunks they read (`rereads`, IirTiledFuncs::column_feedback_reads).
 void schedule_carries_in_one_kernel_cuda(Func out, int states, const std::vector<CarryScan> &carries,
-                                         int registers = 0) {
+                                         int registers = 0, Func feedbacks = Func(),
+                                         const std::vector<CarryScan> &rereads = {},
+                                         Func correction = Func()) {
     // Lines per block: 8 while their chunks' states fit in shared memory (4 states × 8 lines × K ≤ 4
     // × 64 chunks: 32 KB), then one (up to 512 chunks: 4096 tiles along a dimension, 32 KB).
     constexpr int kLines = 8, kFewChunks = 64, kChunkThreads = 16;
@@ -349,6 +353,28 @@ void schedule_carries_in_one_kernel_cuda(Func out, int states, const std::vector
         p_rescan.compute_at(E.chunk_end, E.chunk_end.args()[0]);
         p_rescan.update().unroll(P.rescan_steps.x).unroll(P.rescan_steps.y);
     }
+    if (!feedbacks.defined()) return;
+    const std::vector<Var> fa = feedbacks.args();  // s, i, c
+    feedbacks.compute_at(out, io)
+        .bound(fa[0], 0, states)
+        .reorder(fa[0], fa[1])
+        .gpu_threads(fa[1])
+        .unroll(fa[0]);
+    for (CarryScan p : rereads) {
+        p.rescan.compute_at(feedbacks, fa[1]);
+        p.rescan.update().unroll(p.rescan_steps.x).unroll(p.rescan_steps.y);
+    }
+    // The first and last tiles' corrections, once for the block's lines (a thread per line), so
+    // that storing a tile's carries adds one value from shared memory: van Vliet clamp, 2048² on
+    // an H200, 11.7 + 12.6 µs (formed for every tile as it is stored: 16.0 + 18.5). Where their
+    // count is read from a table (run-time tables), inline: shared memory is sized before launch.
+    if (!correction.defined()) return;
+    const std::vector<Var> ca = correction.args();  // i, s, k, c
+    correction.compute_at(out, io)
+        .bound(ca[1], 0, states)
+        .reorder(ca[1], ca[2], ca[0], ca[3])
+        .gpu_threads(ca[0])
+        .unroll(ca[1]);
 }
 
 void schedule_iir_tiled_cpu(IirTiledFuncs &f, int lanes) {
@@ -360,10 +386,11 @@ void schedule_iir_tiled_cpu(IirTiledFuncs &f, int lanes) {
     for (Func feedbacks : {f.column_feedbacks, f.row_feedbacks})
         if (feedbacks.defined()) schedule_feedbacks_cpu(feedbacks);
     if (f.level.defined()) schedule_level_cpu(f.level);
-    for (Func correction : f.edge_corrections) {
-        const std::vector<Var> a = correction.args();  // i, s, k, c
-        correction.compute_root().vectorize(a[0], lanes, TailStrategy::GuardWithIf).parallel(a[2]);
-    }
+    for (Func corrected : {f.corrected_columns, f.corrected_rows})
+        if (corrected.defined())
+            corrected.compute_root()
+                .vectorize(corrected.args()[0], lanes, TailStrategy::GuardWithIf)
+                .parallel(corrected.args()[2]);
     if (f.algorithm == 6)
         f.column_effect.compute_root()
             .bound(f.u, 0, f.column_states)
@@ -395,60 +422,57 @@ void schedule_iir_tiled_cuda(IirTiledFuncs &f, int rows, CarryKernels carries) {
     const int b = f.b;
     auto schedule_tile = [&](TileScans t) { schedule_tile_cuda(t, f.samples, b, rows); };
     for (EdgePass &pass : f.edge_passes) schedule_edge_pass_cuda(pass, f.samples, b, rows);
-    const std::pair<Func, std::pair<CarryScan, CarryScan>> dimensions[] = {
-        {f.completed_columns, {f.column_prologue, f.column_epilogue}},
-        {f.completed_rows, {f.row_prologue, f.row_epilogue}}};
-    for (auto [completed, carries_of] : dimensions) {
-        auto [P, E] = carries_of;
-        const bool exact = f.column_feedbacks.defined();
-        if (fused(P, carries) && (P.K == 1 || (P.K <= 3 && !exact))) {
+    const bool exact = f.column_feedbacks.defined();
+    struct Dimension {
+        Func completed, corrected, feedbacks;
+        CarryScan P, E;
+        std::vector<CarryScan> rereads;
+        Func correction;
+    };
+    Dimension dimensions[] = {
+        {f.completed_columns, f.corrected_columns, f.column_feedbacks, f.column_prologue, f.column_epilogue,
+         f.column_feedback_reads, f.column_correction},
+        {f.completed_rows, f.corrected_rows, f.row_feedbacks, f.row_prologue, f.row_epilogue,
+         f.row_feedback_reads, f.row_correction}};
+    for (Dimension &d : dimensions) {
+        CarryScan &P = d.P, &E = d.E;
+        if (fused(P, carries) && (P.K <= 3 || exact)) {
             // Both carries of a dimension in one kernel, in its registers (222–255 at K = 3): 80 GiP/s
             // at 2048² on an H100, 6-order3, tiles of 128 (a kernel each: 70, but 1% faster at 8192²).
-            // Not with exact boundaries: 116 against 121 GiP/s at 8192² (6-order3-clamp).
-            schedule_carries_in_one_kernel_cuda(completed, 2 * P.K, {P, E},
-                                                P.K == 1 ? 0 : kUncappedRegisters);
+            // With exact boundaries it stores the corrected carries, each block computing its lines'
+            // feedbacks first: no kernels of their own, which each waited for the whole image's
+            // carries. Order 1, clamp, over none on an H200: +16%, +10%, +7% at 2048², 4096², 8192²
+            // (four kernels of their own: +35%, +22%, +13%).
+            schedule_carries_in_one_kernel_cuda(exact ? d.corrected : d.completed, 2 * P.K, {P, E},
+                                                P.K == 1 ? 0 : kUncappedRegisters, d.feedbacks, d.rereads,
+                                                f.correction_counts_before_launch ? d.correction : Func());
         } else if (fused(P, carries)) {
-            // K = 4, or exact at K > 1: a kernel per carry. At K = 4 both in one need 255 registers
-            // a thread, which the JIT's cap of 64 (Halide's HL_CUDA_JIT_MAX_REGISTERS) spills.
-            // E's kernel, which forms Ē(t + 1) + Mc·P(t), spills alone under the cap, so it runs
-            // uncapped: 45.3 µs for the columns at 8192² on an H100, 6-order3 (capped: 92.5).
+            // K = 4: a kernel per carry. Both in one need 255 registers a thread, which the JIT's cap
+            // of 64 (Halide's HL_CUDA_JIT_MAX_REGISTERS) spills. E's kernel, which forms
+            // Ē(t + 1) + Mc·P(t), spills alone under the cap, so it runs uncapped: 45.3 µs for the
+            // columns at 8192² on an H100, 6-order3 (capped: 92.5).
             schedule_carries_in_one_kernel_cuda(P.func, P.K, {P});
             schedule_carries_in_one_kernel_cuda(E.func, E.K, {E}, kUncappedRegisters);
         } else {
             schedule_carry_cuda(P, stored(P, carries));
             schedule_carry_cuda(E, stored(E, carries));
+            if (exact) {
+                // The feedbacks in a kernel, then the corrected carries in a pass of their own.
+                schedule_feedbacks_cuda(d.feedbacks);
+                for (CarryScan p : d.rereads) p.rescan.compute_at(d.feedbacks, Var(kFeedbackThread));
+                const std::vector<Var> a = d.corrected.args();  // i, s, t, c
+                Var io("io"), ii("ii");
+                d.corrected.compute_root()
+                    .bound(a[1], 0, 2 * P.K)
+                    .reorder(a[1], a[0], a[2], a[3])
+                    .split(a[0], io, ii, 64, TailStrategy::GuardWithIf)
+                    .gpu_blocks(io, a[2], a[3])
+                    .gpu_threads(ii)
+                    .unroll(a[1]);
+            }
         }
     }
-    if (!f.feedbacks_in_corrections)
-        for (Func feedbacks : {f.column_feedbacks, f.row_feedbacks})
-            if (feedbacks.defined()) schedule_feedbacks_cuda(feedbacks);
     if (f.level.defined()) schedule_level_cuda(f.level);
-    // The corrections of the first and last tiles' carries, one short kernel per dimension; for
-    // algorithm 4 with the feedbacks they come from, one thread per line computing its feedbacks,
-    // then its corrections. Time over boundary none at 8192² on an H100, clamp: 4-order3 +7.9%,
-    // 6-order3 +8.4% (the other placement: +10.1%, +9.4%; every tile's carries corrected: +14%).
-    for (size_t n = 0; n < f.edge_corrections.size(); n++) {
-        Func correction = f.edge_corrections[n];
-        Func feedbacks = n == 0 ? f.column_feedbacks : f.row_feedbacks;
-        const std::vector<Var> a = correction.args();  // i, s, k, c
-        const int states = n == 0 ? f.column_states : f.row_states;
-        Var io("io"), ii("ii");
-        correction.compute_root()
-            .bound(a[1], 0, states)
-            .reorder(a[1], a[0], a[2], a[3])
-            .split(a[0], io, ii, 64, TailStrategy::GuardWithIf)
-            .gpu_threads(ii)
-            .unroll(a[1]);
-        if (f.feedbacks_in_corrections) {
-            // The tiles' loop inside the thread, after its line's feedbacks.
-            correction.reorder(a[1], a[2], ii, io, a[3]).gpu_blocks(io, a[3]);
-            feedbacks.compute_at(correction, ii)
-                .bound(feedbacks.args()[0], 0, states)
-                .unroll(feedbacks.args()[0]);
-        } else {
-            correction.gpu_blocks(io, a[2], a[3]);
-        }
-    }
     if (f.algorithm == 6) {
         Var to("to"), ti("ti");
         // One thread per dot product (u, v) of a tile, a few tiles per block, in one kernel: a
