@@ -306,8 +306,11 @@ MatrixXd fitted_seeds(const std::vector<RecursiveFilter> &sections, int64_t n, B
     // The map, fitted with the observables' columns scaled by `scale_of`, and its largest error on
     // the check lines relative to the largest seed (unread components zero and left out).
     auto fit = [&](const VectorXd &scale_of, double *relative_error) {
-        Eigen::CompleteOrthogonalDecomposition<MatrixXd> solver(O * scale_of.cwiseInverse().asDiagonal());
+        // The threshold decides the rank as the decomposition is computed: set after it, the
+        // rank changes but the decomposition's Z does not (Eigen 3.4 then reads unset entries).
+        Eigen::CompleteOrthogonalDecomposition<MatrixXd> solver;
         solver.setThreshold(1e-12);
+        solver.compute(O * scale_of.cwiseInverse().asDiagonal());
         MatrixXd seeds = (scale_of.cwiseInverse().asDiagonal() * solver.solve(S)).transpose();
         for (int s = 0; s < 2 * K; s++)
             if (!is_read(sections, s)) seeds.row(s).setZero();
@@ -347,8 +350,10 @@ MatrixXd fitted_seeds(const std::vector<RecursiveFilter> &sections, int64_t n, B
         if (largest > 1 - 1e-6)
             why << std::setprecision(10) << "a pole of magnitude " << largest
                 << " is too close to 1 for double precision on a line of " << n << " samples)";
-        else
+        else if (boundary == Boundary::reflect || boundary == Boundary::mirror)
             why << "reflect and mirror need the anticausal pass to mirror the causal one)";
+        else
+            why << "its observables on a line of " << n << " samples do not determine them)";
         throw Error(why.str());
     }
     return seeds;
