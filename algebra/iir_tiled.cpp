@@ -62,8 +62,8 @@ CarryReads feedback_reads(const std::string &name, const CarryScan &P, const Car
 // feedbacks(s, i, c), s ∈ [0, 2K): the exact feedbacks of line i from its observables (e°, p1°,
 // x_0, x_{n−1}): e° = Mf_last·P(T − 2) + the last tile's captured prologue, p1° = the first tile's
 // captured epilogue + Mr·E(0); `first`, `last` give the line's edge samples.
-Func exact_feedbacks(const std::string &name, const CarryReads &completed, Func p_incomplete,
-                     Func e_incomplete, Func table, const TiledLayout &L, Expr tiles, Func matrix,
+Func exact_feedbacks(const std::string &name, const CarryReads &carries, Func p_incomplete, Func e_incomplete,
+                     Func table, const TiledLayout &L, Expr tiles, Func matrix,
                      std::function<Expr(Expr, Expr)> first, std::function<Expr(Expr, Expr)> last) {
     Var s("s"), i("i"), c("c");
     const int K = L.K;
@@ -72,14 +72,14 @@ Func exact_feedbacks(const std::string &name, const CarryReads &completed, Func 
         Expr carried;
         for (int k = 0; k < K; k++)
             carried = plus(carried,
-                           entry(table, k, L.mf_last() + j) * completed.prologue(i, k, max(tiles - 2, 0), c));
+                           entry(table, k, L.mf_last() + j) * carries.prologue(i, k, max(tiles - 2, 0), c));
         observed.push_back(select(tiles >= 2, carried, 0) + p_incomplete(i, j, tiles - 1, c));
     }
     // E(0) enters tile 0 from tile 1; with one tile there is none.
     for (int j = 0; j < K; j++) {
         Expr after;
         for (int k = 0; k < K; k++)
-            after = plus(after, entry(table, k, L.mr() + j) * completed.epilogue(i, k, 0, c));
+            after = plus(after, entry(table, k, L.mr() + j) * carries.epilogue(i, k, 0, c));
         observed.push_back(e_incomplete(i, j, 0, c) + select(tiles >= 2, after, 0));
     }
     observed.push_back(first(i, c));

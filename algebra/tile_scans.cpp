@@ -196,8 +196,9 @@ Expr entering(const CarryScan &p, Expr chunk, int s2) {
                   0);
 }
 
-// p.rescan and p.func (the rescan form) from p.chunk_state, rescanning `u`.
-void define_rescan(CarryScan &p, const std::string &name, Func u) {
+// p.rescan and p.func (the rescan form) from p.chunk_state, rescanning p.input.
+void define_rescan(CarryScan &p, const std::string &name) {
+    const Func u = p.input;
     constexpr int Q = TiledLayout::kChunk;
     p.rescan = Func(name + "_rescan");
     p.rescan_steps = RDom(0, p.K, 0, Q, name + "_rescan_steps");
@@ -257,7 +258,7 @@ CarryScan linear_scan(const std::string &name, Func u, Func table, int m_row, in
         p.func = Func(name);
         p.func(i, s, t, c) = p.local(i, v * K + s, tile_chunk, c) + entered;
     } else {
-        define_rescan(p, name, u);
+        define_rescan(p, name);
     }
     return p;
 }
@@ -294,7 +295,7 @@ CarryScan complete_epilogues(const std::string &name, Func incomplete, const Car
 CarryScan reread(const std::string &name, const CarryScan &p, Func input) {
     CarryScan again = p;
     again.input = input;
-    define_rescan(again, name, input);
+    define_rescan(again, name);
     return again;
 }
 

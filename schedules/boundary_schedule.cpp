@@ -9,16 +9,15 @@ void schedule_feedbacks_cpu(Func feedbacks) {
     feedbacks.compute_root().vectorize(args[1], 8, TailStrategy::GuardWithIf).parallel(args[2]);
 }
 
-const char *const kFeedbackThread = "feedback_thread";
-
-void schedule_feedbacks_cuda(Func feedbacks) {
+Var schedule_feedbacks_cuda(Func feedbacks) {
     const auto args = feedbacks.args();
-    Var block("block"), thread(kFeedbackThread);
+    Var block("block"), thread("thread");
     feedbacks.compute_root()
         .split(args[1], block, thread, 64, TailStrategy::GuardWithIf)
         .reorder(args[0], thread, block, args[2])
         .gpu_blocks(block, args[2])
         .gpu_threads(thread);
+    return thread;
 }
 
 void schedule_level_cpu(Func level) { level.compute_root(); }

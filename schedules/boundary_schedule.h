@@ -7,9 +7,8 @@ namespace cascade {
 
 // `feedbacks` (s, line, c): one line per vector lane (CPU) or thread (CUDA), its 2K feedbacks in turn.
 void schedule_feedbacks_cpu(Halide::Func feedbacks);
-void schedule_feedbacks_cuda(Halide::Func feedbacks);
-// The name of its thread variable (a line), where what it reads is computed.
-extern const char *const kFeedbackThread;
+// Returns the CUDA schedule's thread variable (a line), where what the feedbacks read can be computed.
+Halide::Var schedule_feedbacks_cuda(Halide::Func feedbacks);
 
 // `level` (c), a few dozen samples' mean per channel: once, before everything that reads it.
 void schedule_level_cpu(Halide::Func level);
