@@ -386,11 +386,12 @@ void schedule_iir_tiled_cpu(IirTiledFuncs &f, int lanes) {
     for (Func feedbacks : {f.column_feedbacks, f.row_feedbacks})
         if (feedbacks.defined()) schedule_feedbacks_cpu(feedbacks);
     if (f.level.defined()) schedule_level_cpu(f.level);
-    for (Func corrected : {f.corrected_columns, f.corrected_rows})
-        if (corrected.defined())
-            corrected.compute_root()
-                .vectorize(corrected.args()[0], lanes, TailStrategy::GuardWithIf)
-                .parallel(corrected.args()[2]);
+    // The first and last tiles' corrections stored apart, then every tile's corrected carries.
+    for (Func carries : {f.column_correction, f.row_correction, f.corrected_columns, f.corrected_rows})
+        if (carries.defined())
+            carries.compute_root()
+                .vectorize(carries.args()[0], lanes, TailStrategy::GuardWithIf)
+                .parallel(carries.args()[2]);
     if (f.algorithm == 6)
         f.column_effect.compute_root()
             .bound(f.u, 0, f.column_states)
@@ -457,18 +458,21 @@ void schedule_iir_tiled_cuda(IirTiledFuncs &f, int rows, CarryKernels carries) {
             schedule_carry_cuda(P, stored(P, carries));
             schedule_carry_cuda(E, stored(E, carries));
             if (exact) {
-                // The feedbacks in a kernel, then the corrected carries in a pass of their own.
-                schedule_feedbacks_cuda(d.feedbacks);
-                for (CarryScan p : d.rereads) p.rescan.compute_at(d.feedbacks, Var(kFeedbackThread));
-                const std::vector<Var> a = d.corrected.args();  // i, s, t, c
-                Var io("io"), ii("ii");
-                d.corrected.compute_root()
-                    .bound(a[1], 0, 2 * P.K)
-                    .reorder(a[1], a[0], a[2], a[3])
-                    .split(a[0], io, ii, 64, TailStrategy::GuardWithIf)
-                    .gpu_blocks(io, a[2], a[3])
-                    .gpu_threads(ii)
-                    .unroll(a[1]);
+                // The feedbacks in a kernel, the first and last tiles' corrections in another, then
+                // the corrected carries in a pass of their own: a thread per line, its states unrolled.
+                const Var line = schedule_feedbacks_cuda(d.feedbacks);
+                for (CarryScan p : d.rereads) p.rescan.compute_at(d.feedbacks, line);
+                for (Func carries : {d.correction, d.corrected}) {
+                    const std::vector<Var> a = carries.args();  // i, s, t (or k), c
+                    Var io("io"), ii("ii");
+                    carries.compute_root()
+                        .bound(a[1], 0, 2 * P.K)
+                        .reorder(a[1], a[0], a[2], a[3])
+                        .split(a[0], io, ii, 64, TailStrategy::GuardWithIf)
+                        .gpu_blocks(io, a[2], a[3])
+                        .gpu_threads(ii)
+                        .unroll(a[1]);
+                }
             }
         }
     }
