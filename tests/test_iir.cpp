@@ -138,6 +138,28 @@ TEST_P(SignalTest, OneRowAndOneColumnImagesMatchTheReferenceUnderEveryExtension)
             for (int order : {1, 3}) check_signal(rng, size, order, 0.5, boundary, GetParam());
 }
 
+// Under zero a line of one sample across keeps the sample alone: its scale is the energy of the
+// across filter's response, Σ h_k², here (1 − ρ)²/(1 − ρ²) for a pole ρ within 2e−9 of 1 (about the closest
+// require_stable takes), whose response rings for ~10¹⁰ samples (summed sample by sample, the call hung).
+TEST_P(SignalTest, APoleNextToOneAcrossALineScalesItByItsResponsesEnergy) {
+    auto rng = rng_for_test();
+    const double rho = 1 - 2e-9;
+    const RecursiveFilter across{1 - rho, {-rho}}, along = random_stable_filter(rng, 1, 0.5, false);
+    for (Size size : {Size{257, 1}, Size{1, 193}}) {
+        const Filter2D filter = size.height == 1 ? Filter2D{across, along} : Filter2D{along, across};
+        const Image input = random_image(rng, size.width, size.height, 1);
+        Image output(size.width, size.height, 1);
+        std::fill(output.data.begin(), output.data.end(), std::numeric_limits<float>::quiet_NaN());
+        iir_2d(input, output, filter, {Boundary::zero, GetParam()});
+        const Filter2D alone = size.height == 1 ? Filter2D{RecursiveFilter::identity(), along}
+                                                : Filter2D{along, RecursiveFilter::identity()};
+        const Eigen::MatrixXd expected =
+            reference::filter_2d(alone, reference::plane(input, 0), Boundary::zero) * ((1 - rho) / (1 + rho));
+        EXPECT_TRUE(testing::within_relative_l2(reference::plane(output, 0), expected, 1e-5))
+            << size.width << "x" << size.height;
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(Devices, SignalTest, ::testing::Values(DeviceChoice::cpu, DeviceChoice::cuda),
                          [](const auto &info) { return info.param == DeviceChoice::cuda ? "cuda" : "cpu"; });
 
