@@ -24,23 +24,41 @@ namespace cascade_python {
 namespace {
 // Never destroyed: plans hold device memory, which must go before the CUDA driver does at exit
 // (release(), from Python's atexit), not in a static destructor after it.
+struct Kept {
+    std::shared_ptr<void> plan;
+    int device;  // the CUDA device of its memory, -1: the host
+};
 std::mutex cache_mutex;
-std::map<std::string, std::shared_ptr<void>> &cache = *new std::map<std::string, std::shared_ptr<void>>;
+std::map<std::string, Kept> &cache = *new std::map<std::string, Kept>;
 constexpr size_t kCacheSize = 64;
+
+// Each plan let go in its own device's context: Halide frees its device memory, or keeps it for
+// reuse, in the context current then, and memory of one device kept in another's context would be
+// handed to that device's next pipeline (an illegal address where chunks alternate GPUs).
+void let_go_all() {
+    for (auto &[key, kept] : cache) {
+        std::unique_ptr<cascade::cuda::Scope> on;
+        if (kept.device >= 0)
+            on = std::make_unique<cascade::cuda::Scope>(
+                nullptr, kept.device ? cascade::cuda::primary_context(kept.device) : nullptr);
+        kept.plan.reset();
+    }
+    cache.clear();
+}
 }  // namespace
 
-std::shared_ptr<void> cached_plan(const std::string &key, std::shared_ptr<void> (*make)(void *),
+std::shared_ptr<void> cached_plan(const std::string &key, int device, std::shared_ptr<void> (*make)(void *),
                                   void *context) {
     std::lock_guard<std::mutex> lock(cache_mutex);
     auto it = cache.find(key);
-    if (it != cache.end()) return it->second;
-    if (cache.size() >= kCacheSize) cache.clear();
-    return cache[key] = make(context);
+    if (it != cache.end()) return it->second.plan;
+    if (cache.size() >= kCacheSize) let_go_all();
+    return (cache[key] = Kept{make(context), device}).plan;
 }
 
 void drop_plans() {
     std::lock_guard<std::mutex> lock(cache_mutex);
-    cache.clear();
+    let_go_all();
 }
 
 }  // namespace cascade_python
@@ -64,7 +82,7 @@ void run_iir(const py::capsule &input, const py::capsule &output, const std::vec
     const cascade::Boundary b = cascade::parse_boundary(boundary);
     auto iir = cached<cascade::IirPlan>("iir:" + key_of(feedback_y) + key_of({gain_y}) + key_of(feedback_x) +
                                             key_of({gain_x}) + boundary + ":" + call.shape_key(),
-                                        [&] {
+                                        call.memory_device(), [&] {
                                             return std::make_unique<cascade::IirPlan>(
                                                 filter, call.in.buffer.width(), call.in.buffer.height(),
                                                 cascade::IirOptions{b, cascade::choice_of(call.device)},
@@ -79,7 +97,8 @@ void run_gaussian(const py::capsule &input, const py::capsule &output, double si
     const cascade::Boundary b = cascade::parse_boundary(boundary);
     const cascade::GaussianMethod m = cascade::parse_gaussian_method(method);
     auto gaussian = cached<cascade::GaussianPlan>(
-        "gaussian:" + key_of({sigma_y, sigma_x}) + method + ":" + boundary + ":" + call.shape_key(), [&] {
+        "gaussian:" + key_of({sigma_y, sigma_x}) + method + ":" + boundary + ":" + call.shape_key(),
+        call.memory_device(), [&] {
             return std::make_unique<cascade::GaussianPlan>(
                 cascade::design_gaussian(sigma_y, sigma_x, m), call.in.buffer.width(),
                 call.in.buffer.height(), call.in.buffer.channels(),

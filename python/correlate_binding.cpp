@@ -28,7 +28,7 @@ void run_correlate1d(const py::capsule &input, const py::capsule &output, const 
     auto plan = cached<cascade::CorrelatePlan>(
         "correlate1d:" + key_of(taps) + std::to_string(center) + ":" + std::to_string(axis) + ":" + boundary +
             ":" + call.device_key() + (f64 ? ":f64" : ":f32"),
-        [&] {
+        call.memory_device(), [&] {
             return std::make_unique<cascade::CorrelatePlan>(
                 taps, center, line, b, call.device,
                 f64 ? cascade::SampleType::f64 : cascade::SampleType::f32);

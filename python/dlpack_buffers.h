@@ -73,16 +73,17 @@ inline cascade::SampleType sample_type(const Halide::Runtime::Buffer<> &b) {
 
 // Plans made once per filter, size, type and device, kept for later calls on the same shape:
 // `make()` returns a std::unique_ptr<P>; keys start with what P is ("iir:", "gaussian:", ...).
+// `device`: the CUDA device whose memory the plan holds (Call::memory_device()).
 void drop_plans();
-std::shared_ptr<void> cached_plan(const std::string &key, std::shared_ptr<void> (*make)(void *),
+std::shared_ptr<void> cached_plan(const std::string &key, int device, std::shared_ptr<void> (*make)(void *),
                                   void *context);
 
 template <typename P, typename Make>
-std::shared_ptr<P> cached(const std::string &key, Make make) {
+std::shared_ptr<P> cached(const std::string &key, int device, Make make) {
     const auto made = [](void *m) -> std::shared_ptr<void> {
         return std::shared_ptr<P>((*static_cast<Make *>(m))());
     };
-    return std::static_pointer_cast<P>(cached_plan(key, made, &make));
+    return std::static_pointer_cast<P>(cached_plan(key, device, made, &make));
 }
 
 // Every value's exact bits: plans of coefficients that differ in the last place are different plans.
@@ -114,6 +115,8 @@ struct Call {
             on_device = std::make_unique<cascade::cuda::Scope>(reinterpret_cast<void *>(stream),
                                                                cascade::cuda::primary_context(in.device_id));
     }
+    // The CUDA device the call's memory is on, -1 for the host's.
+    int memory_device() const { return in.cuda ? in.device_id : -1; }
     std::string device_key() const {
         return cascade::device_name(device) + (in.device_id ? std::to_string(in.device_id) : "");
     }

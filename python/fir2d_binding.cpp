@@ -24,15 +24,14 @@ void run_fir2d(const py::capsule &input, const py::capsule &output, const std::v
     // "none" is what the scipy side passes for mode='constant' with cval 0: zeros past the edges.
     const cascade::Boundary b = cascade::parse_boundary(boundary);
     // A plan holds no size: one serves every shape of its type and device.
-    auto plan =
-        cached<cascade::Fir2dPlan>("fir2d:" + key_of(taps_y) + std::to_string(center_y) + ":" +
-                                       key_of(taps_x) + std::to_string(center_x) + ":" + boundary + ":" +
-                                       call.device_key() + (f64 ? ":f64" : ":f32"),
-                                   [&] {
-                                       return std::make_unique<cascade::Fir2dPlan>(
-                                           taps_y, center_y, taps_x, center_x, b, call.device,
-                                           f64 ? cascade::SampleType::f64 : cascade::SampleType::f32);
-                                   });
+    auto plan = cached<cascade::Fir2dPlan>("fir2d:" + key_of(taps_y) + std::to_string(center_y) + ":" +
+                                               key_of(taps_x) + std::to_string(center_x) + ":" + boundary +
+                                               ":" + call.device_key() + (f64 ? ":f64" : ":f32"),
+                                           call.memory_device(), [&] {
+                                               return std::make_unique<cascade::Fir2dPlan>(
+                                                   taps_y, center_y, taps_x, center_x, b, call.device,
+                                                   f64 ? cascade::SampleType::f64 : cascade::SampleType::f32);
+                                           });
     call.run([&](halide_buffer_t *in, halide_buffer_t *out) { plan->run(in, out); });
 }
 

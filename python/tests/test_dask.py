@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import cascade
-from support import RNG, random_array, relative
+from support import RNG, needs_cuda, random_array, relative
 
 da = pytest.importorskip("dask.array", reason="Dask is not installed (Debian: python3-dask)")
 
@@ -210,3 +210,40 @@ def test_summed_area_table_across_chunks(dtype):
                     assert relative(got, whole) <= 5e-6
                 else:  # integer tables are exact
                     np.testing.assert_array_equal(got, whole)
+
+
+@needs_cuda
+@pytest.mark.parametrize("name", ["gaussian vanvliet", "spline_filter 3", "iir_filter", "gaussian fir",
+                                  "uniform_filter"])
+def test_cupy_chunks_spread_over_the_devices(name):
+    """CuPy chunks, each made on one of the visible GPUs in turn: each filtered where it lives,
+    only the carries crossing devices; equal to the whole array on device 0."""
+    import cupy
+
+    devices = cupy.cuda.runtime.getDeviceCount()
+    f = FILTERS[name]
+    for shape, dtype in (((37, 53), np.float32), ((6, 9, 17), np.float64), ((300, 257), np.float32)):
+        x = random_array(shape, dtype)
+        chunks = random_chunks(shape)
+        grid = tuple(len(c) for c in chunks)
+
+        def make(block_info=None):
+            info = block_info[None]
+            flat = int(np.ravel_multi_index(info["chunk-location"], grid))
+            where = tuple(slice(s, e) for s, e in info["array-location"])
+            with cupy.cuda.Device(flat % devices):
+                return cupy.asarray(x[where])
+
+        dx = da.map_blocks(make, chunks=chunks, meta=cupy.empty((0,) * len(shape), dtype), dtype=dtype)
+        for mode in MODES:
+            with cupy.cuda.Device(0):
+                whole = cupy.asnumpy(f(cupy.asarray(x), mode))
+            lazy = f(dx, mode)
+            assert lazy.chunks == chunks and lazy.dtype == whole.dtype
+            blocks = lazy.to_delayed()
+            got = np.empty(whole.shape, whole.dtype)
+            for index in np.ndindex(blocks.shape):
+                where = tuple(slice(sum(c[:i]), sum(c[:i + 1])) for c, i in zip(chunks, index))
+                got[where] = cupy.asnumpy(blocks[index].compute(scheduler="threads"))
+            bound = TOLERANCE[np.dtype(dtype).type]
+            assert relative(got, whole, floor=1e-30) <= bound, f"{name} {mode} {chunks} on {devices} GPUs"
