@@ -2,9 +2,8 @@
 // the generator and the generator parameters the key's fields give. CMake compiles and runs it
 // while configuring (cmake/CascadeCatalogue.cmake).
 //
-//   catalogue_tool OUT.cmake [--cuda] [--set NAME=VALUE]... [--catalogue FILE]... [--cpu-catalogue FILE]...
+//   catalogue_tool OUT.cmake [--cuda] [--set NAME=VALUE]... [--catalogue FILE]...
 //
-// A --cpu-catalogue manifest gives its CPU variants only (its CUDA ones are left out even with --cuda).
 // --set gives the build's default knobs (iir_tile, iir_rows, sat_tile, sat_rows, line_block,
 // line_chunk, line_levels, line_strips_segment, line_strips_threads). A manifest is
 // {"variants": [entry, ...]}; an entry's fields are a key's (docs/tuning.md, "Manifests"), and a
@@ -264,7 +263,6 @@ int main(int argc, char **argv) try {
     if (argc < 2) throw std::runtime_error("usage: catalogue_tool OUT.cmake [options] (see its source)");
     bool cuda = false;
     std::vector<std::string> manifests;
-    std::set<std::string> cpu_only;
     for (int i = 2; i < argc; i++) {
         const std::string arg = argv[i];
         const auto value = [&]() -> std::string {
@@ -278,9 +276,6 @@ int main(int argc, char **argv) try {
             defaults[kv.substr(0, kv.find('='))] = std::stoi(kv.substr(kv.find('=') + 1));
         } else if (arg == "--catalogue") {
             manifests.push_back(value());
-        } else if (arg == "--cpu-catalogue") {
-            manifests.push_back(value());
-            cpu_only.insert(manifests.back());
         } else {
             throw std::runtime_error("unknown argument '" + arg + "'");
         }
@@ -299,7 +294,7 @@ int main(int argc, char **argv) try {
                 std::vector<std::string> devices = {"cpu", "cuda"};
                 if (e.contains("devices")) devices = e["devices"].get<std::vector<std::string>>();
                 for (const std::string &device : devices) {
-                    if (device == "cuda" && (!cuda || cpu_only.count(file))) continue;
+                    if (device == "cuda" && !cuda) continue;
                     Build b;
                     try {
                         b = build_of(e, device);

@@ -1,13 +1,11 @@
-# cascade_add_catalogue(<manifest>... [CPU_ONLY <manifest>...])
+# cascade_add_catalogue(<manifest>...)
 #
 # Builds every variant the catalogue manifests name (catalogue/*.json; docs/tuning.md,
 # "Manifests"): compiles catalogue/catalogue_tool.cpp while configuring, runs it on the manifests
 # and the build's default knobs, and includes the `cascade_add_variant` calls it writes. The keys,
 # their names and their generator parameters are the tool's (contract/variant_key.h); CMake only
 # builds what it is told. A tuning manifest (`cascade tune --emit-manifest`) is one more catalogue.
-# The CPU_ONLY manifests give their CPU variants alone.
 function(cascade_add_catalogue)
-  cmake_parse_arguments(PARSE_ARGV 0 arg "" "" "CPU_ONLY")
   set(dir ${CMAKE_BINARY_DIR}/catalogue)
   set(tool ${dir}/catalogue_tool)
   set(sources ${PROJECT_SOURCE_DIR}/catalogue/catalogue_tool.cpp ${PROJECT_SOURCE_DIR}/contract/variant_key.cpp)
@@ -51,14 +49,10 @@ function(cascade_add_catalogue)
                   line_strips_threads=${CASCADE_LINE_STRIPS_THREADS})
     list(APPEND args --set ${setting})
   endforeach()
-  foreach(manifest IN LISTS arg_UNPARSED_ARGUMENTS)
+  foreach(manifest IN LISTS ARGN)
     list(APPEND args --catalogue ${manifest})
   endforeach()
-  foreach(manifest IN LISTS arg_CPU_ONLY)
-    list(APPEND args --cpu-catalogue ${manifest})
-  endforeach()
-  set_property(DIRECTORY ${PROJECT_SOURCE_DIR} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${arg_UNPARSED_ARGUMENTS}
-                                                                                       ${arg_CPU_ONLY})
+  set_property(DIRECTORY ${PROJECT_SOURCE_DIR} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${ARGN})
   execute_process(COMMAND ${tool} ${dir}/variants.cmake ${args} RESULT_VARIABLE failed ERROR_VARIABLE report)
   if(failed)
     message(FATAL_ERROR "${report}")
