@@ -126,9 +126,10 @@ private:
             int margin, bool refusable);
     // The variant's call on these buffers, every argument bound; checks their size.
     PipelineCall call(halide_buffer_t *input, halide_buffer_t *output) const;
-    // The strips' height at which a call on `input` may run in place: all of each plane, where
-    // that keeps the threads busy and the cache warm; 0 where it may not (it then runs from a copy).
-    int whole_strip(const halide_buffer_t *input) const;
+    // All of each plane as one strip, where the planes keep the threads busy: the strips' height
+    // for a call on `input` (into itself where `in_place`), or 0 for the plan's own height (in
+    // place, 0 means it runs from a copy).
+    int whole_strip(const halide_buffer_t *input, bool in_place) const;
     static constexpr double kWholeStripBytes = 4 << 20;
     // In place where whole_strip is 0: runs from a copy of `input` and returns true.
     bool ran_from_copy(halide_buffer_t *input, halide_buffer_t *output, bool host);

@@ -5,6 +5,7 @@
 #include <complex>
 
 #include "cascade/error.h"
+#include "companion.h"
 
 namespace cascade {
 
@@ -41,10 +42,9 @@ RecursiveFilter bspline_prefilter(int degree) {
     // z^m Σ_k β(k) z^k is a polynomial of degree 2m whose roots pair as p, 1/p.
     const std::vector<double> c = bspline_samples(degree);  // coefficients of z^0 … z^2m
     const int m = degree / 2, n = 2 * m;
-    Eigen::MatrixXd companion = Eigen::MatrixXd::Zero(n, n);
-    for (int k = 0; k < n; k++) companion(0, k) = -c[n - 1 - k] / c[n];
-    for (int k = 1; k < n; k++) companion(k, k - 1) = 1.0;
-    Eigen::EigenSolver<Eigen::MatrixXd> solver(companion, false);
+    std::vector<double> monic(size_t(n), 0.0);
+    for (int k = 0; k < n; k++) monic[size_t(k)] = c[n - 1 - k] / c[n];
+    Eigen::EigenSolver<Eigen::MatrixXd> solver(companion_matrix(monic), false);
     // Π (1 − p z⁻¹) over the poles inside the unit circle (all real and negative for B-splines).
     std::vector<double> poly{1.0};
     for (int i = 0; i < n; i++) {

@@ -158,10 +158,8 @@ ChunkCarries chunk_carries(const RecursiveFilter &filter, int n) {
 
 int carry_reach(const RecursiveFilter &filter) {
     const int r = filter.order();
-    Eigen::MatrixXd companion = Eigen::MatrixXd::Zero(r, r);
-    for (int j = 0; j < r; j++) companion(0, j) = -filter.feedback[size_t(j)];
-    for (int i = 1; i < r; i++) companion(i, i - 1) = 1.0;
-    const double rho = r ? companion.eigenvalues().cwiseAbs().maxCoeff() : 0.0;
+    double rho = 0.0;
+    for (const std::complex<double> &p : poles(filter)) rho = std::max(rho, std::abs(p));
     if (!(rho > 0)) return std::max(r, 1);
     if (!(rho < 1)) throw Error("the recursion is unstable (a pole on or outside the unit circle)");
     return int(std::min<double>(1 << 20, std::max<double>(r, std::ceil(std::log(1e-20) / std::log(rho)))));

@@ -8,17 +8,14 @@
 #include <sstream>
 
 #include "cascade/error.h"
+#include "companion.h"
 
 namespace cascade {
 
 std::vector<std::complex<double>> poles(const RecursiveFilter &filter) {
     const int r = filter.order();
     if (r == 0) return {};
-    // Companion matrix of z^r + a_1 z^{r-1} + … + a_r; its eigenvalues are the poles.
-    Eigen::MatrixXd companion = Eigen::MatrixXd::Zero(r, r);
-    for (int k = 0; k < r; k++) companion(0, k) = -filter.feedback[k];
-    for (int k = 1; k < r; k++) companion(k, k - 1) = 1.0;
-    Eigen::EigenSolver<Eigen::MatrixXd> solver(companion, false);
+    Eigen::EigenSolver<Eigen::MatrixXd> solver(companion_matrix(filter.feedback), false);
     std::vector<std::complex<double>> result;
     for (int k = 0; k < r; k++) result.push_back(solver.eigenvalues()(k));
     return result;
