@@ -3,6 +3,7 @@
 // bound, and when `auto` picks it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <functional>
@@ -430,6 +431,43 @@ TEST(Strips, RunsInPlace) {
                          {boundary, DeviceChoice::cpu, Form::automatic, c.algorithm});
             auto buffer = planes_of(output);
             plan.run(buffer.raw_buffer(), buffer.raw_buffer());
+            if (boundary == Boundary::none)
+                expect_matches_reference(input, output, filter, what);
+            else
+                expect_matches_extension(input, output, filter, boundary, what);
+        }
+}
+
+// Into another array, one strip a plane where the planes keep every thread busy and a plane is at
+// most 256 rows (else the plan's own strips): the filter either way, the output poisoned first.
+TEST(Strips, PlanesIntoAnotherArray) {
+    auto rng = rng_for_test();
+    const int threads = std::max(1, int(std::thread::hardware_concurrency()));
+    const RecursiveFilter identity = RecursiveFilter::identity();
+    struct Case {
+        int width, height, planes;
+        bool columns_alone;
+    };
+    const Case cases[] = {{37, 53, threads, false},       // one strip of 64 rows a plane
+                          {61, 256, threads + 1, false},  // of 256
+                          {23, 300, threads, false},      // taller: the plan's strips
+                          {300, 257, 1, false},           // one plane: the plan's strips
+                          {1030, 67, threads, true},      // the columns alone
+                          {1, 1, threads, false}};
+    for (const Case &c : cases)
+        for (Boundary boundary : {Boundary::none, Boundary::mirror}) {
+            const RecursiveFilter down = random_stable_filter(rng, 3, 0.8, true);
+            const Filter2D filter{down, c.columns_alone ? identity : random_stable_filter(rng, 2, 0.8, true)};
+            const std::string what = std::string(boundary_name(boundary)) + " " +
+                                     size_name(c.width, c.height) + " × " + std::to_string(c.planes);
+            const Image input = random_image(rng, c.width, c.height, c.planes);
+            Image output(c.width, c.height, c.planes);
+            std::fill(output.data.begin(), output.data.end(), std::numeric_limits<float>::quiet_NaN());
+            IirPlan plan(filter, c.width, c.height,
+                         {boundary, DeviceChoice::cpu, Form::automatic, Algorithm::strips});
+            auto in = planes_of(input);
+            auto out = planes_of(output);
+            plan.run(in.raw_buffer(), out.raw_buffer());
             if (boundary == Boundary::none)
                 expect_matches_reference(input, output, filter, what);
             else
