@@ -402,77 +402,65 @@ TEST(Strips, TheColumnsAloneWhereTheRowsFilterNothing) {
     }
 }
 
-// In place (IirPlan::run with the input as the output): one strip a plane where the planes keep
-// every thread busy, else from a copy of the input; the filter either way, on every algorithm.
+// Planes of random images filtered by a random filter through IirPlan::run, in place or into
+// another array (poisoned first), against the references.
+struct PlanesCase {
+    int width, height, planes;
+    Algorithm algorithm;
+    bool columns_alone;
+};
+
+void expect_planes_filtered(const PlanesCase &c, Boundary boundary, bool in_place, std::mt19937_64 &rng) {
+    const RecursiveFilter down = random_stable_filter(rng, 3, 0.8, true);
+    const Filter2D filter{
+        down, c.columns_alone ? RecursiveFilter::identity() : random_stable_filter(rng, 2, 0.8, true)};
+    const std::string what = algorithm_name(c.algorithm) + std::string(" ") + boundary_name(boundary) + " " +
+                             size_name(c.width, c.height) + " × " + std::to_string(c.planes) +
+                             (in_place ? " in place" : " into another array");
+    const Image input = random_image(rng, c.width, c.height, c.planes);
+    Image output = input;
+    if (!in_place) std::fill(output.data.begin(), output.data.end(), std::numeric_limits<float>::quiet_NaN());
+    IirPlan plan(filter, c.width, c.height, {boundary, DeviceChoice::cpu, Form::automatic, c.algorithm});
+    auto in = planes_of(input);
+    auto out = planes_of(output);
+    plan.run(in_place ? out.raw_buffer() : in.raw_buffer(), out.raw_buffer());
+    if (boundary == Boundary::none)
+        expect_matches_reference(input, output, filter, what);
+    else
+        expect_matches_extension(input, output, filter, boundary, what);
+}
+
+int pool_size() { return std::max(1, int(std::thread::hardware_concurrency())); }
+
+// In place (the input as the output): one strip a plane where the planes keep every thread busy,
+// else from a copy of the input; the filter either way, on every algorithm.
 TEST(Strips, RunsInPlace) {
     auto rng = rng_for_test();
-    const int threads = std::max(1, int(std::thread::hardware_concurrency()));
-    const RecursiveFilter identity = RecursiveFilter::identity();
-    struct Case {
-        int width, height, planes;
-        Algorithm algorithm;
-        bool columns_alone;
-    };
-    const Case cases[] = {{37, 53, threads, Algorithm::strips, false},       // a strip a plane
-                          {300, 257, 1, Algorithm::strips, false},           // strips: from a copy
-                          {1030, 67, threads + 1, Algorithm::strips, true},  // the columns alone
-                          {1, 1, threads, Algorithm::strips, false},
-                          {131, 70, 2, Algorithm::a6, false}};  // tiles: from a copy
-    for (const Case &c : cases)
-        for (Boundary boundary : {Boundary::none, Boundary::reflect}) {
-            const RecursiveFilter down = random_stable_filter(rng, 3, 0.8, true);
-            const Filter2D filter{down, c.columns_alone ? identity : random_stable_filter(rng, 2, 0.8, true)};
-            const std::string what = algorithm_name(c.algorithm) + std::string(" ") +
-                                     boundary_name(boundary) + " " + size_name(c.width, c.height) + " × " +
-                                     std::to_string(c.planes);
-            const Image input = random_image(rng, c.width, c.height, c.planes);
-            Image output = input;
-            IirPlan plan(filter, c.width, c.height,
-                         {boundary, DeviceChoice::cpu, Form::automatic, c.algorithm});
-            auto buffer = planes_of(output);
-            plan.run(buffer.raw_buffer(), buffer.raw_buffer());
-            if (boundary == Boundary::none)
-                expect_matches_reference(input, output, filter, what);
-            else
-                expect_matches_extension(input, output, filter, boundary, what);
-        }
+    const int threads = pool_size();
+    const PlanesCase cases[] = {{37, 53, threads, Algorithm::strips, false},       // a strip a plane
+                                {300, 257, 1, Algorithm::strips, false},           // strips: from a copy
+                                {1030, 67, threads + 1, Algorithm::strips, true},  // the columns alone
+                                {1, 1, threads, Algorithm::strips, false},
+                                {131, 70, 2, Algorithm::a6, false}};  // tiles: from a copy
+    for (const PlanesCase &c : cases)
+        for (Boundary boundary : {Boundary::none, Boundary::reflect})
+            expect_planes_filtered(c, boundary, true, rng);
 }
 
 // Into another array, one strip a plane where the planes keep every thread busy and a plane is at
-// most 256 rows (else the plan's own strips): the filter either way, the output poisoned first.
+// most 256 rows, else the plan's own strips.
 TEST(Strips, PlanesIntoAnotherArray) {
     auto rng = rng_for_test();
-    const int threads = std::max(1, int(std::thread::hardware_concurrency()));
-    const RecursiveFilter identity = RecursiveFilter::identity();
-    struct Case {
-        int width, height, planes;
-        bool columns_alone;
-    };
-    const Case cases[] = {{37, 53, threads, false},       // one strip of 64 rows a plane
-                          {61, 256, threads + 1, false},  // of 256
-                          {23, 300, threads, false},      // taller: the plan's strips
-                          {300, 257, 1, false},           // one plane: the plan's strips
-                          {1030, 67, threads, true},      // the columns alone
-                          {1, 1, threads, false}};
-    for (const Case &c : cases)
-        for (Boundary boundary : {Boundary::none, Boundary::mirror}) {
-            const RecursiveFilter down = random_stable_filter(rng, 3, 0.8, true);
-            const Filter2D filter{down, c.columns_alone ? identity : random_stable_filter(rng, 2, 0.8, true)};
-            const std::string what = std::string(boundary_name(boundary)) + " " +
-                                     size_name(c.width, c.height) + " × " + std::to_string(c.planes);
-            const Image input = random_image(rng, c.width, c.height, c.planes);
-            Image output(c.width, c.height, c.planes);
-            std::fill(output.data.begin(), output.data.end(), std::numeric_limits<float>::quiet_NaN());
-            IirPlan plan(filter, c.width, c.height,
-                         {boundary, DeviceChoice::cpu, Form::automatic, Algorithm::strips});
-            auto in = planes_of(input);
-            auto out = planes_of(output);
-            plan.run(in.raw_buffer(), out.raw_buffer());
-            if (boundary == Boundary::none)
-                expect_matches_reference(input, output, filter, what);
-            else
-                expect_matches_extension(input, output, filter, boundary, what);
-        }
+    const int threads = pool_size();
+    const PlanesCase cases[] = {{37, 53, threads, Algorithm::strips, false},       // one strip of 64 rows
+                                {61, 256, threads + 1, Algorithm::strips, false},  // of 256
+                                {23, 300, threads, Algorithm::strips, false},      // taller: the plan's
+                                {300, 257, 1, Algorithm::strips, false},           // one plane: the plan's
+                                {1030, 67, threads, Algorithm::strips, true},      // the columns alone
+                                {1, 1, threads, Algorithm::strips, false}};
+    for (const PlanesCase &c : cases)
+        for (Boundary boundary : {Boundary::none, Boundary::mirror})
+            expect_planes_filtered(c, boundary, false, rng);
 }
 
 // One device buffer as both input and output is refused before anything runs (a buffer that
