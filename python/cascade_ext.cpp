@@ -34,7 +34,9 @@ constexpr size_t kCacheSize = 64;
 
 // Each plan let go in its own device's context: Halide frees its device memory, or keeps it for
 // reuse, in the context current then, and memory of one device kept in another's context would be
-// handed to that device's next pipeline (an illegal address where chunks alternate GPUs).
+// handed to that device's next pipeline (an illegal address where chunks alternate GPUs). Device
+// 0's plans were made in Halide's own context (Call sets none there), the others' in their
+// device's primary context.
 void let_go_all() {
     for (auto &[key, kept] : cache) {
         std::unique_ptr<cascade::cuda::Scope> on;

@@ -139,8 +139,9 @@ TEST_P(SignalTest, OneRowAndOneColumnImagesMatchTheReferenceUnderEveryExtension)
 }
 
 // Under zero a line of one sample across keeps the sample alone: its scale is the energy of the
-// across filter's response, Σ h_k², here (1 − ρ)²/(1 − ρ²) for a pole ρ within 2e−9 of 1 (about the closest
-// require_stable takes), whose response rings for ~10¹⁰ samples (summed sample by sample, the call hung).
+// across filter's response, Σ h_k², here (1 − ρ)²/(1 − ρ²) for a pole ρ within 2e−9 of 1 (about
+// the closest require_stable takes), whose response rings for ~10¹⁰ samples: the call must not sum
+// it sample by sample.
 TEST_P(SignalTest, APoleNextToOneAcrossALineScalesItByItsResponsesEnergy) {
     auto rng = rng_for_test();
     const double rho = 1 - 2e-9;
