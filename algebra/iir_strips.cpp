@@ -2,6 +2,7 @@
 
 #include <functional>
 
+#include "algebra/block_step.h"
 #include "algebra/boundary.h"
 #include "algebra/recursion_step.h"
 
@@ -12,7 +13,7 @@ using namespace Halide;
 IirStripsFuncs iir_strips(Func input, Func output, Expr width, Expr height,
                           const std::vector<Coefficients> &vertical,
                           const std::vector<Coefficients> &horizontal, Expr overlap, Expr strip,
-                          const std::optional<StripsExtension> &exact) {
+                          const std::optional<StripsExtension> &exact, int row_block) {
     IirStripsFuncs f;
     f.strip = strip;
     const Expr zero = Internal::make_zero(input.output_types()[0]);
@@ -76,52 +77,105 @@ IirStripsFuncs iir_strips(Func input, Func output, Expr width, Expr height,
         return f;
     }
     f.rows = Func("strip_rows");
+    f.row_block = row_block;
+    const bool blocks = row_block > 1;
+    // The passes along the rows: from `start` over `count` samples, forward (causal) or back, one
+    // sample a step or by blocks (block_step.h), whose last reaches up to row_block − 1 columns
+    // past the range.
+    auto row_pass = [&](const Coefficients &k, bool causal, Expr start, Expr count) {
+        const std::string name = (causal ? "right_" : "left_") + std::to_string(f.row_scans.size());
+        if (!blocks) {
+            RDom r(0, count, name);
+            Expr column = causal ? start + r.x : start - r.x;
+            f.rows(column, y, c) = recursion_step(
+                k, f.rows(column, y, c),
+                [&](int d) { return f.rows(causal ? max(column - d, start) : min(column + d, start), y, c); },
+                [&](int d) { return r.x >= d; });
+            f.row_scans.push_back(r);
+            return;
+        }
+        const int lanes = row_block;
+        RDom r(0, lanes, 0, (count + lanes - 1) / lanes, name);
+        Expr first = causal ? start + lanes * r.y : start - lanes * r.y - (lanes - 1);
+        f.rows(first + r.x, y, c) = block_step(
+            k, lanes, causal, r.x, [&](int j) { return f.rows(first + j, y, c); },
+            [&](int d) {
+                return f.rows(causal ? max(first - d, start) : min(first + lanes - 1 + d, start), y, c);
+            },
+            [&](int d) { return lanes * r.y >= d; });
+        f.row_scans.push_back(r);
+    };
+    // The columns past each end of the row that the passes read: an exact boundary's margins, the
+    // reach of none's blocks (as far past the start as past the end); `left` widened to whole blocks and
+    // `right` to make the row so, so that every block lies on a block boundary of the row's storage (aligned
+    // vectors) and none reaches past the margins.
+    Expr left = exact ? exact->row_overlap : Expr(0), right = left;
+    if (blocks) {
+        left = (left + row_block - 1) / row_block * row_block;
+        right = left + (row_block - width % row_block) % row_block;
+        if (!exact) left = right;
+    }
+    // An update of the margin before (after) the row over `reach` columns, none where `applies`
+    // does not hold.
+    auto margin = [&](bool before, Expr applies, const std::string &name,
+                      const std::function<Expr(Expr)> &value) {
+        RDom m(0, select(applies, before ? left : right, 0), (before ? "before_" : "after_") + name);
+        Expr column = before ? m.x - left : width + m.x;
+        f.rows(column, y, c) = value(column);
+        f.margins.push_back(m);
+    };
+    if (blocks) {
+        // The row's columns as they lie, the margins by updates: the copy reads no column outside
+        // the strip's (Halide would cut its tiles' loops at a clamp's edge only at the tiles).
+        f.rows(x, y, c) = undef(zero.type());
+        f.copy = RDom(0, width, "copy");
+        f.rows(f.copy.x, y, c) = f.columns(f.copy.x, y, row_strip, c);
+    } else {
+        // Clamped where an exact boundary's margins are: then clamp's margins as they stay.
+        f.rows(x, y, c) = f.columns(exact ? clamp(x, 0, width - 1) : Expr(x), y, row_strip, c);
+    }
     if (!exact) {
-        f.rows(x, y, c) = f.columns(x, y, row_strip, c);
+        // None's blocks read zeros past the row (their results there are never read).
+        if (blocks)
+            for (bool before : {true, false}) margin(before, true, "zero", [&](Expr) { return zero; });
         for (size_t n = 0; n < 2 * horizontal.size(); n++) {
             const bool causal = n < horizontal.size();
-            RDom r(0, width, (causal ? "right_" : "left_") + std::to_string(n));
-            Expr column = causal ? Expr(r.x) : width - 1 - r.x;
-            f.rows(column, y, c) = recursion_step(
-                horizontal[n % horizontal.size()], f.rows(column, y, c),
-                [&](int d) { return f.rows(causal ? max(column - d, 0) : min(column + d, width - 1), y, c); },
-                [&](int d) { return causal ? column - d >= 0 : column + d < width; });
-            f.row_scans.push_back(r);
+            row_pass(horizontal[n % horizontal.size()], causal, causal ? Expr(0) : width - 1, width);
         }
         output(x, y, c) = f.rows(x, y, c);
         f.output = output;
         return f;
     }
 
-    // The rows reach `margin` columns past both ends. Their margins hold the strip's column result
-    // at the folded columns: the clamped column first (clamp's margins as they stay), then, past
-    // each end, the fold (periodic, reflect, mirror; zero's margins zero). The folds read columns
-    // of the row within [0, width), which the first definition holds whatever the margin's width.
-    const Expr extension = exact->extension, margin = exact->row_overlap;
-    f.rows(x, y, c) = f.columns(clamp(x, 0, width - 1), y, row_strip, c);
+    // An exact boundary's margins hold the strip's column result at the folded columns (the columns
+    // of the extension are the extension of the columns), each by the one update its extension
+    // needs: zero's zeros; clamp's end column (as they lie); where a single fold covers the margin,
+    // the row's own columns at a shift (periodic) or reversed (reflect, mirror), dense vectors;
+    // else the folded column of any line.
+    const Expr extension = exact->extension;
     f.column_fold = Func("strip_column_fold");
     f.column_fold(x) = extended_index(extension, x, width);
-    f.margin = RDom(0, margin, "margin");
-    for (Expr column : {f.margin.x - margin, width + f.margin.x}) {
-        f.rows(column, y, c) = select(extension == kZeroExtension, zero,
-                                      f.rows(clamp(f.column_fold(column), 0, width - 1), y, c));
-        f.margin_updates++;
+    const Expr reflect = extension == kReflect, mirror = extension == kMirror;
+    for (bool before : {true, false}) {
+        const Expr once = (before ? left : right) < width;
+        margin(before, extension == kZeroExtension, "zero", [&](Expr) { return zero; });
+        if (blocks)
+            margin(before, extension == kClamp, "clamped",
+                   [&](Expr) { return f.rows(before ? 0 : width - 1, y, c); });
+        margin(before, once && extension == kPeriodic, "shifted",
+               [&](Expr i) { return f.rows(before ? i + width : i - width, y, c); });
+        const Expr end = before ? select(reflect, -1, 0) : select(reflect, 2 * width - 1, 2 * width - 2);
+        margin(before, once && (reflect || mirror), "reversed",
+               [&](Expr i) { return f.rows(end - i, y, c); });
+        margin(before, !once && extension != kClamp && extension != kZeroExtension, "folded",
+               [&](Expr i) { return f.rows(clamp(f.column_fold(i), 0, width - 1), y, c); });
     }
-    const Expr first_column = -margin, last_column = width + margin - 1;
+    // The causal passes from the left margin's first column, the anticausal ones from the right
+    // margin's last back to the row's first.
     for (size_t n = 0; n < 2 * horizontal.size(); n++) {
         const bool causal = n < horizontal.size();
-        // The causal passes from the left margin's first column, the anticausal ones from the
-        // right margin's last back to the row's first.
-        RDom r(0, causal ? width + 2 * margin : width + margin,
-               (causal ? "right_" : "left_") + std::to_string(n));
-        Expr column = causal ? first_column + r.x : last_column - r.x;
-        f.rows(column, y, c) = recursion_step(
-            horizontal[n % horizontal.size()], f.rows(column, y, c),
-            [&](int d) {
-                return f.rows(causal ? max(column - d, first_column) : min(column + d, last_column), y, c);
-            },
-            [&](int d) { return r.x >= d; });
-        f.row_scans.push_back(r);
+        row_pass(horizontal[n % horizontal.size()], causal, causal ? -left : width + right - 1,
+                 causal ? width + left + right : width + right);
     }
     Expr result = f.rows(x, y, c);
     if (f.level.defined()) result += f.level(c) * exact->level_gain;

@@ -44,13 +44,17 @@ struct IirStripsFuncs {
     // place, one update each (causal sections, then anticausal ones) over `column_scans`.
     Halide::Func columns;
     std::vector<Halide::RDom> column_scans;
-    // (x, y, c): the strip's rows of `columns`, then (exact boundaries) `margin_updates` updates
-    // over `margin` that fill the margins past both ends, then the row passes in place (causal,
-    // then anticausal), updates margin_updates onwards, over `row_scans`.
+    // (x, y, c): the strip's rows of `columns` (by blocks: undefined, then an update over `copy`
+    // copies them), then an update over each of `margins` that fills columns before and after the
+    // row (an exact boundary's margins; zeros for none's blocks), then the row passes in place
+    // (causal, then anticausal), the updates after those, over `row_scans`.
     Halide::Func rows;
-    int margin_updates = 0;
-    Halide::RDom margin;
+    Halide::RDom copy;
+    std::vector<Halide::RDom> margins;
     std::vector<Halide::RDom> row_scans;
+    // Samples a step of the row passes: 1, or a block (algebra/block_step.h) whose scans are
+    // over (lane, block).
+    int row_block = 1;
     Halide::Func output;  // (x, y, c): `rows` in the image's layout
     Halide::Expr strip;   // rows per strip, a power of two
     // Exact boundaries: the image's row (column) that each row (column) of the extension holds,
@@ -63,9 +67,11 @@ struct IirStripsFuncs {
 // coefficients (each direction's first section applies the gain, as in recursive_filter.h).
 // Without `exact`, boundary none. With no `horizontal` sections, the columns alone (no `rows`):
 // an axis of a volume that is not its last, whose lines are the columns of a wide image.
+// `row_block` > 1: the row passes step by blocks of that many samples (block_step.h).
 IirStripsFuncs iir_strips(Halide::Func input, Halide::Func output, Halide::Expr width, Halide::Expr height,
                           const std::vector<Coefficients> &vertical,
                           const std::vector<Coefficients> &horizontal, Halide::Expr overlap,
-                          Halide::Expr strip, const std::optional<StripsExtension> &exact = std::nullopt);
+                          Halide::Expr strip, const std::optional<StripsExtension> &exact = std::nullopt,
+                          int row_block = 1);
 
 }  // namespace cascade

@@ -12,7 +12,8 @@ StagesPtr strips(Func input, Func output, Expr width, Expr height, const std::ve
     auto s = std::make_shared<Filtered::Stages>();
     s->view = output;
     s->cpu_only = true;
-    IirStripsFuncs f = iir_strips(input, output, width, height, vertical, horizontal, overlap, strip, exact);
+    IirStripsFuncs f = iir_strips(input, output, width, height, vertical, horizontal, overlap, strip, exact,
+                                  strips_row_block(samples));
     s->schedules.push_back([f, samples](const Target &t, Func consumer) mutable {
         if (!consumer.defined()) f.output.compute_root();
         schedule_strips_cpu(f, t.natural_vector_size(samples), consumer);

@@ -11,8 +11,9 @@
 
 namespace cascade::funcs {
 
-// `output` (x, y, c) from `input` of `samples`, as iir_strips defines it; scheduled with the
-// target's natural vector of `samples`, inside a consumer where Filtered::schedule is given one.
+// `output` (x, y, c) from `input` of `samples`, as iir_strips defines it, its row passes by
+// strips_row_block(samples); scheduled with the target's natural vector of `samples`, inside a
+// consumer where Filtered::schedule is given one.
 StagesPtr strips(Halide::Func input, Halide::Func output, Halide::Expr width, Halide::Expr height,
                  const std::vector<Coefficients> &vertical, const std::vector<Coefficients> &horizontal,
                  Halide::Expr overlap, Halide::Expr strip, const std::optional<StripsExtension> &exact,

@@ -10,4 +10,9 @@ namespace cascade {
 // buffer holds the result between them.
 void schedule_strips_cpu(IirStripsFuncs &f, int lanes, Halide::Func consumer = Halide::Func());
 
+// Samples a step of the row passes (iir_strips' row_block) for samples of `type`: a block of one
+// 256-bit vector (the CPU variants' AVX2 width) along the row, or 1, a sample a step down
+// rows-innermost vectors.
+int strips_row_block(Halide::Type type);
+
 }  // namespace cascade
