@@ -16,6 +16,15 @@ IirStripsFuncs iir_strips(Func input, Func output, Expr width, Expr height,
                           const std::optional<StripsExtension> &exact, int row_block) {
     IirStripsFuncs f;
     f.strip = strip;
+    for (const auto *sections : {&vertical, &horizontal})
+        if (!sections->empty() && sections->back().order() >= 2) {
+            const Expr second = sections->back().a[1];
+            const Expr zero_second = second == Internal::make_zero(second.type());
+            f.first_order_ends =
+                f.first_order_ends.defined() ? f.first_order_ends && zero_second : zero_second;
+        }
+    if (f.first_order_ends.defined() && Internal::is_const(Internal::simplify(f.first_order_ends)))
+        f.first_order_ends = Expr();
     const Expr zero = Internal::make_zero(input.output_types()[0]);
     Var x("x"), y("y"), s("s"), c("c");
     const Expr window = strip + 2 * overlap;

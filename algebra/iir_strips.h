@@ -57,6 +57,10 @@ struct IirStripsFuncs {
     int row_block = 1;
     Halide::Func output;  // (x, y, c): `rows` in the image's layout
     Halide::Expr strip;   // rows per strip, a power of two
+    // Where the feedbacks are run-time inputs: true where each dimension's last section is of the
+    // first order (its second feedback zero), a lone real pole (to_sections puts those last: the
+    // B-splines of degree 2 and 3, van Vliet's real pole).
+    Halide::Expr first_order_ends;
     // Exact boundaries: the image's row (column) that each row (column) of the extension holds,
     // and the image's level (with a level gain); undefined otherwise.
     Halide::Func row_fold, column_fold, level;

@@ -126,6 +126,10 @@ void schedule_strips_cpu(IirStripsFuncs &f, int lanes, Func consumer) {
         f.columns.update(int(n))
             .reorder(cx, f.column_scans[n].x)
             .vectorize(cx, lanes, TailStrategy::GuardWithIf);
+    // A lone real pole last in each dimension: its own code, a feedback less a step (2 cores: the
+    // planes of a 256³ float64 volume, one real pole, 20.5 ms against 23.4 for a complex pair;
+    // float32 2048², 4.6 against 4.8), for 2.5 CPU-minutes more generating the strips variants.
+    if (f.first_order_ends.defined()) last.specialize(f.first_order_ends);
 }
 
 // float64 by blocks of 4: the planes of a 256³ volume, spline order 3 in place, 20.1 ms against
