@@ -124,7 +124,7 @@ IirStripsFuncs iir_strips(Func input, Func output, Expr width, Expr height,
         right = left + (row_block - width % row_block) % row_block;
         if (!exact) left = right;
     }
-    // An update of the margin before (after) the row over `reach` columns, none where `applies`
+    // An update of the margin before (after) the row, over none of its columns where `applies`
     // does not hold.
     auto margin = [&](bool before, Expr applies, const std::string &name,
                       const std::function<Expr(Expr)> &value) {

@@ -17,10 +17,10 @@
 // read it: rows outside the image are the extension's (the folded row), and the causal result past
 // the last row is kept, the extension's, so that the first and last strips warm up over it as the
 // others do over their neighbours. Along the rows the same: the row passes run over
-// [−row_overlap, width + row_overlap), the margins read at folded columns of the strip's column
-// result (the columns of the extension are the extension of the columns, the passes being the
-// same down every column). So the result is the exact filter to within the same tail bound, with
-// no boundary tables and one variant for every extension.
+// [−row_overlap, width + row_overlap) (by blocks, widened to whole blocks), the margins read at
+// folded columns of the strip's column result (the columns of the extension are the extension of
+// the columns, the passes being the same down every column). So the result is the exact filter to
+// within the same tail bound, with no boundary tables and one variant for every extension.
 #include <Halide.h>
 
 #include <optional>
