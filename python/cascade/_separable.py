@@ -272,6 +272,11 @@ def filter_axes(arrays, x, out, ops):
     # The CPU's recursions also run in place (IirPlan::run): the first step writes the output and
     # the others filter it where it is, with no work array (a 256³ float64 spline: 41 ms against 52).
     recursions = direct and not arrays.cuda and all(op.kind == "iir" for step in steps for _, op in step)
+    if recursions and len(steps) > 1 and len(steps[-1]) == 2:
+        # The last two axes first (the passes commute): their planes fault the new output's pages
+        # in one at a time, each thread its own, where an earlier axis's column tiles touch every
+        # page at once (a 256³ float64 spline into a new array, 2 cores: 37.4 ms against 39.9).
+        steps = steps[-1:] + steps[:-1]
     for n, step in enumerate(steps):
         last = n == len(steps) - 1
         # Steps alternate between two work arrays: each reads the one the step before wrote.
