@@ -83,14 +83,24 @@ void schedule_strips_cpu(IirStripsFuncs &f, int lanes, Func consumer) {
     const std::vector<Var> a = last.args();  // x, y[, c]
     const Var x = a[0], y = a[1];
     Var xo("xo"), xi("xi"), yo("yo"), yi("yi"), yii("yii"), tile("tile"), strip("strip");
-    last.split(y, yo, yi, f.strip, TailStrategy::GuardWithIf)
-        .split(x, xo, xi, lanes, TailStrategy::GuardWithIf)
-        .split(yi, yi, yii, lanes, TailStrategy::GuardWithIf)
-        .vectorize(xi)
-        .unroll(yii);
+    last.split(y, yo, yi, f.strip, TailStrategy::GuardWithIf);
+    std::vector<VarOrRVar> order;
+    if (f.rows.defined() && f.row_block > 1) {
+        // Rows by blocks lie as the output does: copied out a row at a time, two vectors a step
+        // (2 cores, 256 planes of 256² float64: 17.7–18.3 ms against 19.5–20.2 four rows at once;
+        // 128² and 300 × 200 planes 6–10% less; 512² and wider within 2%).
+        last.split(x, xo, xi, 2 * lanes, TailStrategy::GuardWithIf).vectorize(xi, lanes).unroll(xi);
+        order = {xi, xo, yi};
+    } else {
+        // Restaged rows are transposed back a vector of rows at a time.
+        last.split(x, xo, xi, lanes, TailStrategy::GuardWithIf)
+            .split(yi, yi, yii, lanes, TailStrategy::GuardWithIf)
+            .vectorize(xi)
+            .unroll(yii);
+        order = {xi, yii, xo, yi};
+    }
     // Strips (fused with the channels) the parallel loop; the columns alone also loop over tiles
     // of columns inside a strip: per tile, the window's passes, then the strip's rows of it.
-    std::vector<VarOrRVar> order = {xi, yii, xo, yi};
     if (!f.rows.defined()) {
         last.split(xo, tile, xo, kColumnTile / lanes, TailStrategy::GuardWithIf);
         order.push_back(tile);
