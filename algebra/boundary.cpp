@@ -1,5 +1,7 @@
 #include "boundary.h"
 
+#include <stdexcept>
+
 #include "algebra/samples.h"
 
 namespace cascade {
@@ -46,10 +48,25 @@ Expr extension_source(Expr boundary, Expr i, Expr n) {
     return select(boundary == kZeroExtension && (i < 0 || i >= n), -1, extended_index(boundary, i, n));
 }
 
+Expr folded_once(int kind, bool before, Expr i, Expr n) {
+    switch (kind) {
+        case kPeriodic:
+            return before ? i + n : i - n;
+        case kReflect:
+            return before ? -1 - i : 2 * n - 1 - i;
+        case kMirror:
+            return before ? -i : 2 * n - 2 - i;
+        default:
+            throw std::invalid_argument("a single fold is periodic, reflect or mirror");
+    }
+}
+
 Expr extended_index_once(Expr boundary, Expr i, Expr n) {
-    const Expr folded = select(boundary == kPeriodic, select(i < 0, i + n, i >= n, i - n, i),
-                               boundary == kReflect, select(i < 0, -1 - i, i >= n, 2 * n - 1 - i, i),
-                               boundary == kMirror, select(i < 0, -i, i >= n, 2 * n - 2 - i, i), i);
+    auto fold = [&](int kind) {
+        return select(i < 0, folded_once(kind, true, i, n), i >= n, folded_once(kind, false, i, n), i);
+    };
+    const Expr folded = select(boundary == kPeriodic, fold(kPeriodic), boundary == kReflect, fold(kReflect),
+                               boundary == kMirror, fold(kMirror), i);
     return clamp(folded, 0, n - 1);
 }
 

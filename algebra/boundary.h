@@ -50,6 +50,11 @@ Halide::Expr extension_source(Halide::Expr boundary, Halide::Expr i, Halide::Exp
 // and no division (the line strips' windows on signals at least a window long).
 Halide::Expr extended_index_once(Halide::Expr boundary, Halide::Expr i, Halide::Expr n);
 
+// That single fold for one extension `kind` (kPeriodic, kReflect or kMirror) at a position before
+// the line (`before`: −n ≤ i < 0) or past it (n ≤ i < 2n): affine in i, so that a run of positions
+// reads a dense vector, forwards (periodic) or reversed (reflect, mirror).
+Halide::Expr folded_once(int kind, bool before, Halide::Expr i, Halide::Expr n);
+
 // The run-time scalars an exact variant built with a margin also takes: it filters the image extended by
 // `margin` samples past each edge — zeros, or with `margin_clamped` the edge samples repeated — and writes
 // that larger image. Under the zero and clamp extensions that is the exact filter there too, which

@@ -1,6 +1,7 @@
 #include "iir_strips.h"
 
 #include <functional>
+#include <string>
 
 #include "algebra/block_step.h"
 #include "algebra/boundary.h"
@@ -164,18 +165,15 @@ IirStripsFuncs iir_strips(Func input, Func output, Expr width, Expr height,
     const Expr extension = exact->extension;
     f.column_fold = Func("strip_column_fold");
     f.column_fold(x) = extended_index(extension, x, width);
-    const Expr reflect = extension == kReflect, mirror = extension == kMirror;
     for (bool before : {true, false}) {
         const Expr once = (before ? left : right) < width;
         margin(before, extension == kZeroExtension, "zero", [&](Expr) { return zero; });
         if (blocks)
             margin(before, extension == kClamp, "clamped",
                    [&](Expr) { return f.rows(before ? 0 : width - 1, y, c); });
-        margin(before, once && extension == kPeriodic, "shifted",
-               [&](Expr i) { return f.rows(before ? i + width : i - width, y, c); });
-        const Expr end = before ? select(reflect, -1, 0) : select(reflect, 2 * width - 1, 2 * width - 2);
-        margin(before, once && (reflect || mirror), "reversed",
-               [&](Expr i) { return f.rows(end - i, y, c); });
+        for (int kind : {kPeriodic, kReflect, kMirror})
+            margin(before, once && extension == kind, "once_" + std::to_string(kind),
+                   [&](Expr i) { return f.rows(folded_once(kind, before, i, width), y, c); });
         margin(before, !once && extension != kClamp && extension != kZeroExtension, "folded",
                [&](Expr i) { return f.rows(clamp(f.column_fold(i), 0, width - 1), y, c); });
     }

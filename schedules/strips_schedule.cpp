@@ -87,8 +87,8 @@ void schedule_strips_cpu(IirStripsFuncs &f, int lanes, Func consumer) {
     std::vector<VarOrRVar> order;
     if (f.rows.defined() && f.row_block > 1) {
         // Rows by blocks lie as the output does: copied out a row at a time, two vectors a step
-        // (2 cores, 256 planes of 256² float64: 17.7–18.3 ms against 19.5–20.2 four rows at once;
-        // 128² and 300 × 200 planes 6–10% less; 512² and wider within 2%).
+        // (2 cores, 256 planes of 256² float64 into another array: 17.7–18.3 ms against 19.5–20.2
+        // four rows at once; 128² and 300 × 200 planes 6–10% less; 512² and wider within 2%).
         last.split(x, xo, xi, 2 * lanes, TailStrategy::GuardWithIf).vectorize(xi, lanes).unroll(xi);
         order = {xi, xo, yi};
     } else {
