@@ -82,7 +82,7 @@ struct IirTiledFuncs {
     Halide::Func row_carries;
     Halide::Func column_feedbacks, row_feedbacks;  // exact boundaries: (s, i, c), s ∈ [0, 2K)
     // Exact boundaries, the rescan form: the carries each dimension's feedbacks read, rescanned
-    // apart (iir_tiled.cpp, feedback_reads): P's for P(T − 2), P's for E's first chunk, E's.
+    // apart (iir_tiled.cpp, feedback_reads): P's for P(T − 2).
     std::vector<CarryScan> column_feedback_reads, row_feedback_reads;
     // Exact boundaries: each dimension's completed carries with what the feedbacks add to the
     // first and last tiles', and the feedbacks in the slots P(T − 1) and E(T − 1) (iir_tiled.cpp,

@@ -299,12 +299,6 @@ CarryScan reread(const std::string &name, const CarryScan &p, Func input) {
     return again;
 }
 
-CarryScan reread_epilogues(const std::string &name, const CarryScan &epilogue, Func incomplete,
-                           const CarryScan &prologue, const TiledLayout &L) {
-    return reread(name, epilogue,
-                  epilogue_input(name, incomplete, &prologue, epilogue.table, L, epilogue.tiles));
-}
-
 Func completed_carries(const std::string &name, const CarryScan &prologue, const CarryScan &epilogue) {
     Var i("i"), s("s"), t("t"), c("c");
     const int K = prologue.K;
