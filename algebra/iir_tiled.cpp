@@ -51,7 +51,7 @@ CarryReads feedback_reads(const std::string &name, const CarryScan &P, const Car
     if (P.form != CarryForm::rescan)
         return {[=](Expr i, int k, Expr t, Expr c) { return completed(i, k, t, c); },
                 [=](Expr i, int k, Expr t, Expr c) { return completed(i, K + k, t, c); }};
-    const CarryScan last = reread(name + "_p_last", P, P.input);
+    const CarryScan last = reread(name + "_p_last", P);
     rereads = {last};
     const Func p = last.func, e = E.chunk_state;
     return {[=](Expr i, int k, Expr t, Expr c) { return p(i, k, t, c); },

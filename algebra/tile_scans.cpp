@@ -292,9 +292,8 @@ CarryScan complete_epilogues(const std::string &name, Func incomplete, const Car
                        L.mr_power(0), L.K, tiles, true, form);
 }
 
-CarryScan reread(const std::string &name, const CarryScan &p, Func input) {
+CarryScan reread(const std::string &name, const CarryScan &p) {
     CarryScan again = p;
-    again.input = input;
     define_rescan(again, name);
     return again;
 }

@@ -161,9 +161,9 @@ CarryScan complete_epilogues(const std::string &name, Halide::Func incomplete, c
                              CarryForm form = CarryForm::powers);
 
 // The rescan form's carries read a second time, through a `rescan` and `func` of their own from
-// the same chunk states and `input`, so that a schedule can rescan one line's chunk apart from
-// where the tiles' carries are stored (Halide clones a Func only once).
-CarryScan reread(const std::string &name, const CarryScan &p, Halide::Func input);
+// the same chunk states and input, so that a schedule can rescan one line's chunk apart from where
+// the tiles' carries are stored (Halide clones a Func only once).
+CarryScan reread(const std::string &name, const CarryScan &p);
 
 // A dimension's completed carries in one Func, (i, s, t, c): the prologue P(t) for s < K, then the
 // epilogue E(t) for s ∈ [K, 2K). What the tiles read.
