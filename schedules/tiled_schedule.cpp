@@ -307,13 +307,12 @@ void schedule_carries_in_one_kernel_cuda(Func out, int states, const std::vector
     constexpr int kMostChunks = TiledLayout::kMostGpuTiles / TiledLayout::kChunk;
     const int K = carries[0].K;
     const Expr chunks = carries[0].chunks;
-    // Uncapped, the registers bound the blocks an SM holds, so a block has a thread per chunk up
-    // to kChunkThreads rather than 16 whatever the image, most of them idle below 16 chunks: van
-    // Vliet's columns 21.6 µs against 33.3 at 8192² on an H200, tiles of 128 (8 chunks). Under the
-    // cap the split by a run-time factor costs more than the idle threads: order 1 at 8192², 16
-    // chunks, 12.2 against 11.4–11.9.
-    const Expr chunk_threads =
-        registers == kUncappedRegisters ? min(chunks, kChunkThreads) : Expr(kChunkThreads);
+    // With a budget past the cap, the registers bound the blocks an SM holds, so a block has a
+    // thread per chunk up to kChunkThreads rather than 16 whatever the image, most of them idle
+    // below 16 chunks: van Vliet's columns 21.6 µs against 33.3 at 8192² on an H200, tiles of 128
+    // (8 chunks). Under the cap the split by a run-time factor costs more than the idle threads:
+    // order 1 at 8192², 16 chunks, 12.2 against 11.4–11.9.
+    const Expr chunk_threads = registers > 0 ? min(chunks, kChunkThreads) : Expr(kChunkThreads);
     Var io("io"), ii("ii"), chunk("chunk"), v("v"), co("co"), ci("ci");
     const std::vector<Var> a = out.args();  // i, s, t, c
     const Var c = with_budget(out, a[3], registers);
@@ -430,6 +429,15 @@ void schedule_iir_tiled_cpu(IirTiledFuncs &f, int lanes) {
     }
 }
 
+// The budget of a kernel completing both carries of a dimension (K ≥ 2). Not uncapped: at 255 a
+// block of 8 lines and 8 chunks leaves an SM 4 blocks, and the 1024 blocks of 8192 columns take
+// two waves, each waiting out the serial steps with 8 warps an SM. At 128 they take one (ptxas,
+// sm_90, K = 3 exact: the columns' kernel spills nothing, the rows' 72 bytes a thread). van Vliet
+// at 8192² on an H200, tiles of 128: none 0.3635 ms against 0.3735, clamp 0.3857 against 0.3983;
+// 5000×3001 clamp 0.1446 against 0.1596; 2048² and 4096² within 0.5% (104 registers: 0.3647 and
+// 0.3878 at 8192²; 96: 0.3695, 0.3921; 64: 0.3820, 0.4121).
+constexpr int kBothCarriesRegisters = 128;
+
 void schedule_iir_tiled_cuda(IirTiledFuncs &f, int rows, CarryKernels carries) {
     const int b = f.b;
     auto schedule_tile = [&](TileScans t) { schedule_tile_cuda(t, f.samples, b, rows); };
@@ -449,14 +457,14 @@ void schedule_iir_tiled_cuda(IirTiledFuncs &f, int rows, CarryKernels carries) {
     for (Dimension &d : dimensions) {
         CarryScan &P = d.P, &E = d.E;
         if (fused(P, carries) && (P.K <= 3 || exact)) {
-            // Both carries of a dimension in one kernel, in its registers (222–255 at K = 3): 80 GiP/s
+            // Both carries of a dimension in one kernel, in its registers (kBothCarriesRegisters): 80 GiP/s
             // at 2048² on an H100, 6-order3, tiles of 128 (a kernel each: 70, but 1% faster at 8192²).
             // With exact boundaries it stores the corrected carries, each block computing its lines'
             // feedbacks first: no kernels of their own, which each waited for the whole image's
             // carries. Order 1, clamp, over none on an H200: +16%, +10%, +7% at 2048², 4096², 8192²
             // (four kernels of their own: +35%, +22%, +13%).
             schedule_carries_in_one_kernel_cuda(exact ? d.corrected : d.completed, 2 * P.K, {P, E},
-                                                P.K == 1 ? 0 : kUncappedRegisters, d.feedbacks, d.rereads,
+                                                P.K == 1 ? 0 : kBothCarriesRegisters, d.feedbacks, d.rereads,
                                                 f.correction_counts_before_launch ? d.correction : Func());
         } else if (fused(P, carries)) {
             // K = 4: a kernel per carry. Both in one need 255 registers a thread, which the JIT's cap
