@@ -297,13 +297,15 @@ void schedule_carry_cuda(CarryScan p, bool stored, int registers) {
 // where they are read. With `feedbacks` (exact boundaries) `out` is the corrected carries
 // (iir_tiled.cpp, exact_carries) and each block first computes its lines' feedbacks, a thread per
 // line, rescanning the chunks they read (`rereads`, IirTiledFuncs::column_feedback_reads).
+// `registers`: the kernel's budget (0: the JIT's cap); `registers_many_chunks`, where set, the
+// budget of the blocks of 8 lines past kOneWaveChunks chunks.
 void schedule_carries_in_one_kernel_cuda(Func out, int states, const std::vector<CarryScan> &carries,
-                                         int registers = 0, Func feedbacks = Func(),
-                                         const std::vector<CarryScan> &rereads = {},
+                                         int registers = 0, int registers_many_chunks = 0,
+                                         Func feedbacks = Func(), const std::vector<CarryScan> &rereads = {},
                                          Func correction = Func()) {
     // Lines per block: 8 while their chunks' states fit in shared memory (4 states × 8 lines × K ≤ 4
     // × 64 chunks: 32 KB), then one (up to 512 chunks: 4096 tiles along a dimension, 32 KB).
-    constexpr int kLines = 8, kFewChunks = 64, kChunkThreads = 16;
+    constexpr int kLines = 8, kFewChunks = 64, kChunkThreads = 16, kOneWaveChunks = 4;
     constexpr int kMostChunks = TiledLayout::kMostGpuTiles / TiledLayout::kChunk;
     const int K = carries[0].K;
     const Expr chunks = carries[0].chunks;
@@ -315,13 +317,15 @@ void schedule_carries_in_one_kernel_cuda(Func out, int states, const std::vector
     const Expr chunk_threads = registers > 0 ? min(chunks, kChunkThreads) : Expr(kChunkThreads);
     Var io("io"), ii("ii"), chunk("chunk"), v("v"), co("co"), ci("ci");
     const std::vector<Var> a = out.args();  // i, s, t, c
-    const Var c = with_budget(out, a[3], registers);
     // The tiles from 0: each thread's tiles are then one chunk of each carry it rescans, in its
     // registers. Under exact boundaries the output's rescan of the last tiles reads them through a
     // tile Halide cannot prove ≥ 0, and an unbounded `t` starts the chunks anywhere: two chunks a
     // thread, of a size known only at run time, rescanned into global memory.
     out.compute_root().bound(a[1], 0, states).bound(a[2], 0, chunks * TiledLayout::kChunk);
-    auto lines_per_block = [&](Stage stage, int lines) {
+    auto lines_per_block = [&](Stage stage, int lines, int budget) {
+        // The budget goes in the kernel's name (contract/register_budget.h): one per specialization.
+        const Var c = budget == 0 ? a[3] : Var(register_budget_name(a[3].name(), budget));
+        if (budget != 0) stage.rename(a[3], c);
         // RoundUp: the lines are whole tiles (a multiple of 8); a guarded split lets Halide size the
         // block by the image (CUDA_ERROR_INVALID_VALUE at launch).
         stage.split(a[0], io, ii, lines, TailStrategy::RoundUp)
@@ -333,9 +337,12 @@ void schedule_carries_in_one_kernel_cuda(Func out, int states, const std::vector
             .unroll(a[1])
             .unroll(v);
     };
-    lines_per_block(out.specialize(chunks <= kFewChunks), kLines);
-    lines_per_block(out.specialize(chunks <= kMostChunks), 1);
-    lines_per_block(out, 1);
+    if (registers_many_chunks != 0)
+        lines_per_block(out.specialize(chunks <= kOneWaveChunks), kLines, registers);
+    lines_per_block(out.specialize(chunks <= kFewChunks), kLines,
+                    registers_many_chunks != 0 ? registers_many_chunks : registers);
+    lines_per_block(out.specialize(chunks <= kMostChunks), 1, registers);
+    lines_per_block(out, 1, registers);
     out.specialize_fail("the GPU's tiled filters take at most " + std::to_string(TiledLayout::kMostGpuTiles) +
                         " tiles along a dimension");
     for (CarryScan p : carries) {
@@ -429,14 +436,16 @@ void schedule_iir_tiled_cpu(IirTiledFuncs &f, int lanes) {
     }
 }
 
-// The budget of a kernel completing both carries of a dimension (K ≥ 2). Not uncapped: at 255 a
-// block of 8 lines and 8 chunks leaves an SM 4 blocks, and the 1024 blocks of 8192 columns take
-// two waves, each waiting out the serial steps with 8 warps an SM. At 128 they take one (ptxas,
-// sm_90, K = 3 exact: the columns' kernel spills nothing, the rows' 72 bytes a thread). van Vliet
-// at 8192² on an H200, tiles of 128: none 0.3635 ms against 0.3735, clamp 0.3857 against 0.3983;
-// 5000×3001 clamp 0.1446 against 0.1596; 2048² and 4096² within 0.5% (104 registers: 0.3647 and
-// 0.3878 at 8192²; 96: 0.3695, 0.3921; 64: 0.3820, 0.4121).
-constexpr int kBothCarriesRegisters = 128;
+// The budget of a kernel completing both carries of a dimension (K ≥ 2) past kOneWaveChunks
+// chunks: at 255 a block of 8 lines and 8 chunks leaves an SM 4 blocks, and the 1024 blocks of 8192
+// columns take two waves, each waiting out the serial steps with 8 warps an SM; at 128 they take
+// one (ptxas, sm_90, K = 3 exact: the columns' kernel spills nothing, the rows' 72 bytes a thread).
+// van Vliet at 8192² on an H200, tiles of 128: none 0.3635 ms against 0.3735, clamp 0.3857 against
+// 0.3983; 5000×3001 clamp 0.1446 against 0.1596 (104 registers: 0.3647 and 0.3878 at 8192²; 96:
+// 0.3695, 0.3921; 64: 0.3820, 0.4121). Up to 4 chunks the blocks fit one wave at 255, where 128's
+// spills cost: Deriche's 2nd order, clamp, at 2048² (4 chunks of tiles of 64) 0.1405 ms against
+// 0.1327–0.1345.
+constexpr int kManyChunksRegisters = 128;
 
 void schedule_iir_tiled_cuda(IirTiledFuncs &f, int rows, CarryKernels carries) {
     const int b = f.b;
@@ -457,14 +466,17 @@ void schedule_iir_tiled_cuda(IirTiledFuncs &f, int rows, CarryKernels carries) {
     for (Dimension &d : dimensions) {
         CarryScan &P = d.P, &E = d.E;
         if (fused(P, carries) && (P.K <= 3 || exact)) {
-            // Both carries of a dimension in one kernel, in its registers (kBothCarriesRegisters): 80 GiP/s
-            // at 2048² on an H100, 6-order3, tiles of 128 (a kernel each: 70, but 1% faster at 8192²).
+            // Both carries of a dimension in one kernel, in its registers (uncapped up to 4 chunks,
+            // then kManyChunksRegisters): 80 GiP/s at 2048² on an H100, 6-order3, tiles of 128 (a
+            // kernel each: 70, but 1% faster at 8192²).
             // With exact boundaries it stores the corrected carries, each block computing its lines'
             // feedbacks first: no kernels of their own, which each waited for the whole image's
             // carries. Order 1, clamp, over none on an H200: +16%, +10%, +7% at 2048², 4096², 8192²
             // (four kernels of their own: +35%, +22%, +13%).
+            const bool budgeted = P.K > 1;
             schedule_carries_in_one_kernel_cuda(exact ? d.corrected : d.completed, 2 * P.K, {P, E},
-                                                P.K == 1 ? 0 : kBothCarriesRegisters, d.feedbacks, d.rereads,
+                                                budgeted ? kUncappedRegisters : 0,
+                                                budgeted ? kManyChunksRegisters : 0, d.feedbacks, d.rereads,
                                                 f.correction_counts_before_launch ? d.correction : Func());
         } else if (fused(P, carries)) {
             // K = 4: a kernel per carry. Both in one need 255 registers a thread, which the JIT's cap
