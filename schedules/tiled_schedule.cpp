@@ -442,9 +442,10 @@ void schedule_iir_tiled_cpu(IirTiledFuncs &f, int lanes) {
 // one (ptxas, sm_90, K = 3 exact: the columns' kernel spills nothing, the rows' 72 bytes a thread).
 // van Vliet at 8192² on an H200, tiles of 128: none 0.3635 ms against 0.3735, clamp 0.3857 against
 // 0.3983; 5000×3001 clamp 0.1446 against 0.1596 (104 registers: 0.3647 and 0.3878 at 8192²; 96:
-// 0.3695, 0.3921; 64: 0.3820, 0.4121). Up to 4 chunks the blocks fit one wave at 255, where 128's
-// spills cost: Deriche's 2nd order, clamp, at 2048² (4 chunks of tiles of 64) 0.1405 ms against
-// 0.1327–0.1345.
+// 0.3695, 0.3921; 64: 0.3820, 0.4121). Up to 4 chunks a block has at most 32 threads and images to
+// 4096 lines fit one wave at 255 (128 gained nothing there: van Vliet at 2048² and 4096² within
+// 0.5%). Where 128's spills cost more than the wave they save: Deriche's 2nd order, clamp, at 2048²
+// (its margin makes 5 chunks of tiles of 64) 0.1398–0.1406 ms against 0.1327–0.1345.
 constexpr int kManyChunksRegisters = 128;
 
 void schedule_iir_tiled_cuda(IirTiledFuncs &f, int rows, CarryKernels carries) {
