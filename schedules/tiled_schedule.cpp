@@ -31,12 +31,12 @@ bool fused(const CarryScan &p, CarryKernels carries) {
 // but at K = 16 the inlined expressions take Halide over 5 minutes to compile).
 bool stored(const CarryScan &p, CarryKernels carries) { return p.K > 4 || carries != CarryKernels::inline_; }
 
-// `f`'s outermost GPU block variable `v`, renamed to carry a register budget (0: none), for the
-// kernel's name (contract/register_budget.h).
-Var with_budget(Func f, Var v, int registers) {
+// `stage`'s outermost GPU block variable `v`, renamed to carry a register budget (0: none), for
+// the kernel's name (contract/register_budget.h): a specialization may carry a budget of its own.
+Var with_budget(Stage stage, Var v, int registers) {
     if (registers == 0) return v;
     Var budgeted(register_budget_name(v.name(), registers));
-    f.rename(v, budgeted);
+    stage.rename(v, budgeted);
     return budgeted;
 }
 
@@ -323,9 +323,7 @@ void schedule_carries_in_one_kernel_cuda(Func out, int states, const std::vector
     // thread, of a size known only at run time, rescanned into global memory.
     out.compute_root().bound(a[1], 0, states).bound(a[2], 0, chunks * TiledLayout::kChunk);
     auto lines_per_block = [&](Stage stage, int lines, int budget) {
-        // The budget goes in the kernel's name (contract/register_budget.h): one per specialization.
-        const Var c = budget == 0 ? a[3] : Var(register_budget_name(a[3].name(), budget));
-        if (budget != 0) stage.rename(a[3], c);
+        const Var c = with_budget(stage, a[3], budget);
         // RoundUp: the lines are whole tiles (a multiple of 8); a guarded split lets Halide size the
         // block by the image (CUDA_ERROR_INVALID_VALUE at launch).
         stage.split(a[0], io, ii, lines, TailStrategy::RoundUp)
