@@ -31,8 +31,13 @@ export ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:check_initialization_order=1:
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 export LSAN_OPTIONS=suppressions=$supp/lsan.supp:print_suppressions=0
 export ASAN_SYMBOLIZER_PATH=/usr/bin/llvm-symbolizer-14
+# The Func API's per-boundary sweeps run here under none and reflect (the plain and the exact
+# paths); the normal suite runs every boundary. Each instance JIT-compiles its pipelines, 2.4x
+# slower instrumented (60 s a boundary here, 2026-11-30).
+left_out='^Boundaries/FuncsBoundary\..*/(zero|clamp|periodic|mirror)( |$)'
+echo "sanitize.sh: left out here (run by the normal suite): $left_out"
 status=0
-ctest --test-dir "$build" --output-on-failure -j2 || status=$?
+ctest --test-dir "$build" --output-on-failure -j2 -E "$left_out" || status=$?
 # The times, for CI's budget (90 minutes in all on 2 cores).
 echo "sanitize.sh: configure+build $(((built - start) / 60)) min, tests $(((SECONDS - built) / 60)) min"
 exit $status

@@ -2,6 +2,7 @@
 // double references: every filter, every boundary, awkward sizes, outputs poisoned first.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 
@@ -189,26 +190,26 @@ TEST(Funcs, BlockedGaussianOnAnImageOfManyStrips) {
     }
 }
 
+// A test a boundary, for the sweeps that JIT-compile a pipeline each: apart, they run side by side.
+class FuncsBoundary : public ::testing::TestWithParam<Boundary> {};
+
 // The CUDA targets' blocked path (algorithm 6, its tables embedded) run on the CPU: sizes past the
 // tables' long lines (primes; whole tiles of 128), and short ones.
-TEST(Funcs, TiledPathOfEveryBoundaryMatchesTheExtendedDefinition) {
+TEST_P(FuncsBoundary, TiledPathMatchesTheExtendedDefinition) {
     const RecursiveFilter vertical = van_vliet_gaussian(3.0), horizontal = bspline_prefilter(3);
-    for (Boundary b : kBoundaries) {
-        Compiled f = compile([&](ImageParam &in) {
-            return funcs::constant_tiles(in, {vertical, horizontal}, b, in.width(), in.height(), jit_target())
-                .schedule(jit_target());
-        });
-        auto rng = testing::rng_for_test();
-        for (auto [w, h] :
-             std::vector<std::pair<int, int>>{{523, 389}, {640, 512}, {300, 7}, {1, 1}, {67, 33}}) {
-            const Image image = testing::random_image(rng, w, h, 2);
-            const auto got = run(f, image);
-            for (int c = 0; c < image.channels; c++)
-                EXPECT_TRUE(testing::within_relative_l2(
-                    got[c], reference::filter_2d({vertical, horizontal}, reference::plane(image, c), b),
-                    1e-5))
-                    << boundary_name(b) << " on " << w << "x" << h << ", channel " << c;
-        }
+    const Boundary b = GetParam();
+    Compiled f = compile([&](ImageParam &in) {
+        return funcs::constant_tiles(in, {vertical, horizontal}, b, in.width(), in.height(), jit_target())
+            .schedule(jit_target());
+    });
+    auto rng = testing::rng_for_test();
+    for (auto [w, h] : std::vector<std::pair<int, int>>{{523, 389}, {640, 512}, {300, 7}, {1, 1}, {67, 33}}) {
+        const Image image = testing::random_image(rng, w, h, 2);
+        const auto got = run(f, image);
+        for (int c = 0; c < image.channels; c++)
+            EXPECT_TRUE(testing::within_relative_l2(
+                got[c], reference::filter_2d({vertical, horizontal}, reference::plane(image, c), b), 1e-5))
+                << boundary_name(b) << " on " << w << "x" << h << ", channel " << c;
     }
 }
 
@@ -216,7 +217,7 @@ TEST(Funcs, TiledPathOfEveryBoundaryMatchesTheExtendedDefinition) {
 // (funcs::tile_tables) and read from an input, run on the CPU: an order-3 recursion down the
 // columns, an order-1 one along the rows (tiles of 128), every boundary; and two of order 4 (tiles
 // of 64) under none and reflect.
-TEST(Funcs, TiledPathReadsRunTimeTablesOfEveryBoundary) {
+TEST_P(FuncsBoundary, TiledPathReadsRunTimeTables) {
     struct Case {
         RecursiveFilter vertical, horizontal;
         std::vector<Boundary> boundaries;
@@ -227,45 +228,44 @@ TEST(Funcs, TiledPathReadsRunTimeTablesOfEveryBoundary) {
         {testing::random_stable_filter(rng, 4, 0.8, true),
          testing::random_stable_filter(rng, 4, 0.7, false),
          {Boundary::none, Boundary::reflect}}};
-    for (const Case &k : cases)
-        for (Boundary b : k.boundaries) {
-            ImageParam tables(Halide::Float(32), 3, "tables");
-            std::vector<Halide::Param<float>> v(k.vertical.order() + 1), h(k.horizontal.order() + 1);
-            auto recursion = [](std::vector<Halide::Param<float>> &p) {
-                funcs::Recursion r{p[0], {}, Halide::Expr()};
-                for (size_t i = 1; i < p.size(); i++) r.feedback.push_back(p[i]);
-                return r;
-            };
-            Compiled f = compile([&](ImageParam &in) {
-                return funcs::input_tiles(in, recursion(v), recursion(h), tables, b, in.width(), in.height(),
-                                          jit_target())
-                    .schedule(jit_target());
-            });
-            auto set = [](std::vector<Halide::Param<float>> &p, const RecursiveFilter &filter) {
-                p[0].set(float(filter.gain));
-                for (int i = 0; i < filter.order(); i++)
-                    p[size_t(i) + 1].set(float(filter.feedback[size_t(i)]));
-            };
-            set(v, k.vertical);
-            set(h, k.horizontal);
-            for (auto [w, h_] :
-                 std::vector<std::pair<int, int>>{{523, 389}, {256, 128}, {300, 7}, {1, 1}, {67, 33}}) {
-                const Image image = testing::random_image(rng, w, h_, 2);
-                tables.set(Buffer<float>(funcs::tile_tables(k.vertical, k.horizontal, b, w, h_)));
-                const auto got = run(f, image);
-                for (int c = 0; c < image.channels; c++)
-                    EXPECT_TRUE(testing::within_relative_l2(
-                        got[c],
-                        reference::filter_2d({k.vertical, k.horizontal}, reference::plane(image, c), b),
-                        1e-5))
-                        << "order " << k.vertical.order() << " " << boundary_name(b) << " on " << w << "x"
-                        << h_ << ", channel " << c;
-            }
-            // Tables made for another size are refused before anything runs.
-            const Image image = testing::random_image(rng, 40, 30, 1);
-            tables.set(Buffer<float>(funcs::tile_tables(k.vertical, k.horizontal, b, 41, 30)));
-            EXPECT_ANY_THROW(run(f, image)) << boundary_name(b);
+    const Boundary b = GetParam();
+    for (const Case &k : cases) {
+        if (std::find(k.boundaries.begin(), k.boundaries.end(), b) == k.boundaries.end()) continue;
+        ImageParam tables(Halide::Float(32), 3, "tables");
+        std::vector<Halide::Param<float>> v(k.vertical.order() + 1), h(k.horizontal.order() + 1);
+        auto recursion = [](std::vector<Halide::Param<float>> &p) {
+            funcs::Recursion r{p[0], {}, Halide::Expr()};
+            for (size_t i = 1; i < p.size(); i++) r.feedback.push_back(p[i]);
+            return r;
+        };
+        Compiled f = compile([&](ImageParam &in) {
+            return funcs::input_tiles(in, recursion(v), recursion(h), tables, b, in.width(), in.height(),
+                                      jit_target())
+                .schedule(jit_target());
+        });
+        auto set = [](std::vector<Halide::Param<float>> &p, const RecursiveFilter &filter) {
+            p[0].set(float(filter.gain));
+            for (int i = 0; i < filter.order(); i++) p[size_t(i) + 1].set(float(filter.feedback[size_t(i)]));
+        };
+        set(v, k.vertical);
+        set(h, k.horizontal);
+        for (auto [w, h_] :
+             std::vector<std::pair<int, int>>{{523, 389}, {256, 128}, {300, 7}, {1, 1}, {67, 33}}) {
+            const Image image = testing::random_image(rng, w, h_, 2);
+            tables.set(Buffer<float>(funcs::tile_tables(k.vertical, k.horizontal, b, w, h_)));
+            const auto got = run(f, image);
+            for (int c = 0; c < image.channels; c++)
+                EXPECT_TRUE(testing::within_relative_l2(
+                    got[c], reference::filter_2d({k.vertical, k.horizontal}, reference::plane(image, c), b),
+                    1e-5))
+                    << "order " << k.vertical.order() << " " << boundary_name(b) << " on " << w << "x" << h_
+                    << ", channel " << c;
         }
+        // Tables made for another size are refused before anything runs.
+        const Image image = testing::random_image(rng, 40, 30, 1);
+        tables.set(Buffer<float>(funcs::tile_tables(k.vertical, k.horizontal, b, 41, 30)));
+        EXPECT_ANY_THROW(run(f, image)) << boundary_name(b);
+    }
 }
 
 TEST(Funcs, GaussianOfEveryMethodMatchesItsDefinition) {
@@ -372,31 +372,33 @@ TEST(Funcs, SummedAreaTableOfFloats) {
     }
 }
 
-TEST(Funcs, BoxMeanOfEveryBoundary) {
+TEST_P(FuncsBoundary, BoxMean) {
+    const Boundary b = GetParam();
     for (const Realisation &r : kRealisations)
         for (int radius : {0, 3}) {
-            for (Boundary b : kBoundaries) {
-                Compiled f = compile([&](ImageParam &in) {
-                    Func mean = funcs::box(in, radius, b, in.width(), in.height(), r.built_for, r.path)
-                                    .schedule(jit_target());
-                    // A pure view: this pipeline's output computes it.
-                    Func out;
-                    out(mean.args()) = mean(mean.args());
-                    return out;
-                });
-                const auto expected = [&](const Matrix &X) {
-                    const Matrix E = reference::extended(X, b, radius);
-                    Matrix mean(X.rows(), X.cols());
-                    for (Eigen::Index y = 0; y < X.rows(); y++)
-                        for (Eigen::Index x = 0; x < X.cols(); x++)
-                            mean(y, x) = E.block(y, x, 2 * radius + 1, 2 * radius + 1).mean();
-                    return mean;
-                };
-                expect_matches(f, expected, 1e-6,
-                               r.name + " radius " + std::to_string(radius) + " " + boundary_name(b));
-            }
+            Compiled f = compile([&](ImageParam &in) {
+                Func mean = funcs::box(in, radius, b, in.width(), in.height(), r.built_for, r.path)
+                                .schedule(jit_target());
+                // A pure view: this pipeline's output computes it.
+                Func out;
+                out(mean.args()) = mean(mean.args());
+                return out;
+            });
+            const auto expected = [&](const Matrix &X) {
+                const Matrix E = reference::extended(X, b, radius);
+                Matrix mean(X.rows(), X.cols());
+                for (Eigen::Index y = 0; y < X.rows(); y++)
+                    for (Eigen::Index x = 0; x < X.cols(); x++)
+                        mean(y, x) = E.block(y, x, 2 * radius + 1, 2 * radius + 1).mean();
+                return mean;
+            };
+            expect_matches(f, expected, 1e-6,
+                           r.name + " radius " + std::to_string(radius) + " " + boundary_name(b));
         }
 }
+
+INSTANTIATE_TEST_SUITE_P(Boundaries, FuncsBoundary, ::testing::ValuesIn(kBoundaries),
+                         [](const auto &info) { return std::string(boundary_name(info.param)); });
 
 }  // namespace
 }  // namespace cascade
