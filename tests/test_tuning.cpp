@@ -560,7 +560,8 @@ TEST(TuningTables, TheDefaultBuildHoldsTheShippedWinners) {
         // The GPU's tables key on the card's name (H100, H200): every one of them.
         for (const NamedFilter &f : tuned_filters())
             for (const TuningEntry &e : loaded_tuning_entries()) {
-                if ((e.device == "cpu") != (device == Device::cpu) || e.filter != filter_key(f.filter))
+                if ((e.device == tuning_device(Device::cpu)) != (device == Device::cpu) ||
+                    e.filter != filter_key(f.filter))
                     continue;
                 SCOPED_TRACE(std::string(f.name) + " " + boundary_name(e.boundary) + " " +
                              std::to_string(e.width) + "x" + std::to_string(e.height) + " " + e.device);
