@@ -61,12 +61,16 @@ struct ExactEdges {
     std::optional<WithMargin> margin;
 };
 
+// What the passes add about a level m (iir_tiled.cpp): −m, −g_V·m, −g_V·g_H·m and m·G.
+constexpr int kLevelTerms = 4;
+
 struct IirTiledFuncs {
     int b = 0, algorithm = 0;
     Halide::Func samples;      // the input, zero outside the image
     Halide::Expr full;         // where defined: whether the tiles cover the image exactly (specialized on)
     Halide::Expr output_full;  // where defined: `full`, and the output is whole tiles too
     Halide::Func level;        // exact boundaries: the level filtered about (c)
+    Halide::Func level_terms;  // with a level: (k, c), k < kLevelTerms, what the passes add
     std::vector<EdgePass> edge_passes;           // algorithms 5, 6: one; algorithm 4: two
     CarryScan column_prologue, column_epilogue;  // P, E of the columns: (x, s, ty, c)
     CarryScan row_prologue, row_epilogue;        // P, E of the rows: (y, s, tx, c)

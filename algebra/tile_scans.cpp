@@ -53,9 +53,12 @@ void TileScanner::causal(const SectionCascade &f, Expr valid, const Seed &prolog
     const RDom &r = r_, &rc = rc_;
     // Where the anticausal sections enter: the tile's end, or with `exact` the image's end.
     const Expr end = exact ? min(valid, b) : Expr(b);
+    Expr first_gain = f.gain;
+    if (t_.gain_in_samples.defined() && dim_ == Dim::y)
+        first_gain = select(t_.gain_in_samples, Internal::make_one(f.gain.type()), f.gain);
     for (int j = 0; j < f.sections(); j++) {
         Expr p = r.x;
-        Expr value = (j == 0 ? f.gain : Expr(1.0f)) * t_.func(at(p, r));
+        Expr value = (j == 0 ? first_gain : Expr(1.0f)) * t_.func(at(p, r));
         // The nearest output last: one FMA from it to the next.
         for (int k = q; k >= 1; k--) {
             // Before the tile: the prologue, y_j[p − k] with p − k ∈ [−q, −1].

@@ -44,6 +44,12 @@ struct TileScans {
     // Its lines live in registers (one per GPU thread, every step unrolled), so every index into
     // it must be a constant once unrolled: a run-time one moves the line to local memory.
     bool in_registers = false;
+    // Where defined, the Func its samples are read from (the GPU stages it into the tile).
+    Halide::Func samples;
+    // Where defined, where it holds its samples already carry the column scans' first gain
+    // (their first causal section's), so that scaling and offsetting a sample is one FMA where it
+    // is loaded.
+    Halide::Expr gain_in_samples;
     // Its seeds (stage_seeds), (i, s, tx, ty, c): computed where the tile is, before it.
     Halide::Func seeds;
     int seed_count = 0;  // s ∈ [0, seed_count)

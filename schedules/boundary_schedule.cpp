@@ -22,16 +22,18 @@ Var schedule_feedbacks_cuda(Func feedbacks) {
 
 void schedule_level_cpu(Func level) { level.compute_root(); }
 
-void schedule_level_cuda(Func level) {
+void schedule_level_cuda(Func level, Func terms) {
     // A block a channel: 8 threads each sum a column of the grid, its 8 loads in flight, then one
-    // thread the 8 sums. (One thread issuing all 64 loads: 7–11 µs a call on an H100, 2048² to
-    // 8192²; a loop of dependent loads: 62 µs.)
+    // thread the 8 sums (and the terms). (One thread issuing all 64 loads: 7–11 µs a call on an
+    // H100, 2048² to 8192²; a loop of dependent loads: 62 µs.)
     const std::vector<RVar> r = level.rvars();
-    const Var c = level.args()[0];
     Var lane("level_lane");
     Func columns = level.update().rfactor(r[0], lane);
-    Func kernel = level.in();
+    Func kernel = terms.defined() ? terms : level.in();
+    const std::vector<Var> a = kernel.args();  // (c), or the terms' (k, c)
+    const Var c = a.back();
     kernel.compute_root().gpu_blocks(c);
+    if (a.size() > 1) kernel.unroll(a[0]);
     level.compute_at(kernel, c);
     columns.compute_at(kernel, c).gpu_threads(lane);
     columns.update().reorder(r[1], lane).gpu_threads(lane).unroll(r[1]);

@@ -12,6 +12,7 @@ Halide::Var schedule_feedbacks_cuda(Halide::Func feedbacks);
 
 // `level` (c), a few dozen samples' mean per channel: once, before everything that reads it.
 void schedule_level_cpu(Halide::Func level);
-void schedule_level_cuda(Halide::Func level);
+// With `terms` (k, c), bounded in k: the kernel computes those of the level rather than the level.
+void schedule_level_cuda(Halide::Func level, Halide::Func terms = Halide::Func());
 
 }  // namespace cascade

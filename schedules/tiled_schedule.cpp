@@ -448,8 +448,8 @@ constexpr int kManyChunksRegisters = 128;
 
 void schedule_iir_tiled_cuda(IirTiledFuncs &f, int rows, CarryKernels carries) {
     const int b = f.b;
-    auto schedule_tile = [&](TileScans t) { schedule_tile_cuda(t, f.samples, b, rows); };
-    for (EdgePass &pass : f.edge_passes) schedule_edge_pass_cuda(pass, f.samples, b, rows);
+    auto schedule_tile = [&](TileScans t) { schedule_tile_cuda(t, t.samples, b, rows); };
+    for (EdgePass &pass : f.edge_passes) schedule_edge_pass_cuda(pass, pass.tile.samples, b, rows);
     const bool exact = f.column_feedbacks.defined();
     struct Dimension {
         Func completed, corrected, feedbacks;
@@ -506,7 +506,10 @@ void schedule_iir_tiled_cuda(IirTiledFuncs &f, int rows, CarryKernels carries) {
             }
         }
     }
-    if (f.level.defined()) schedule_level_cuda(f.level);
+    if (f.level.defined()) {
+        f.level_terms.bound(f.level_terms.args()[0], 0, kLevelTerms);
+        schedule_level_cuda(f.level, f.level_terms);
+    }
     if (f.algorithm == 6) {
         Var to("to"), ti("ti");
         // One thread per dot product (u, v) of a tile, a few tiles per block, in one kernel: a
