@@ -386,13 +386,15 @@ void schedule_carries_in_one_kernel_cuda(Func out, int states, const std::vector
     if (!correction.defined()) return;
     const std::vector<Var> ca = correction.args();  // i, s, k, c
     correction.compute_at(out, io).bound(ca[1], 0, states);
-    // A thread a line and state past order 1, a thread a line at order 1: at 8192² on an H200,
-    // clamp, reflect and mirror, van Vliet 0.3804–0.3819 ms against 0.3825–0.3833 with a thread a
-    // line; order 1 0.2679–0.2686 against 0.2684–0.2695 with a thread a line and state.
+    // Past order 1 and 4 chunks a thread a line and state, elsewhere a thread a line. On an H200,
+    // clamp, reflect and mirror, a thread a line and state against a thread a line: van Vliet at
+    // 8192² (8 chunks) 0.3804–0.3819 ms against 0.3825–0.3833, at 2048² (2 chunks) 0.0559–0.0567
+    // against 0.0556–0.0564; order 1 at 8192² 0.2684–0.2695 against 0.2679–0.2686.
     if (states > 2)
-        correction.reorder(ca[2], ca[0], ca[1], ca[3]).gpu_threads(ca[0], ca[1]);
-    else
-        correction.reorder(ca[1], ca[2], ca[0], ca[3]).gpu_threads(ca[0]).unroll(ca[1]);
+        correction.specialize(chunks > kOneWaveChunks)
+            .reorder(ca[2], ca[0], ca[1], ca[3])
+            .gpu_threads(ca[0], ca[1]);
+    correction.reorder(ca[1], ca[2], ca[0], ca[3]).gpu_threads(ca[0]).unroll(ca[1]);
 }
 
 void schedule_iir_tiled_cpu(IirTiledFuncs &f, int lanes) {
