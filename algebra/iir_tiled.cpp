@@ -206,8 +206,8 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
         Var k("k");
         const Expr minus_one = Internal::make_const(gv.type(), -1);
         f.level_terms(k, c) =
-            f.level(c) * select(k == 0, minus_one, k == 1, -gv, k == 2, -(gv * gh), exact_edges->level_gain);
-        restored = f.level_terms(3, c);
+            f.level(c) * select(k == 0, minus_one, k == 1, -(gv * gh), exact_edges->level_gain);
+        restored = f.level_terms(2, c);
     }
     auto level_term = [&](int k) { return about_level ? f.level_terms(k, c) : Expr(); };
     Expr inside = x < width && y < height, at_x = min(x, width - 1), at_y = min(y, height - 1);
@@ -229,21 +229,20 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
         return samples;
     };
     f.samples = scaled_samples("samples", gains, level_term(0));
-    // About a level, the output pass's samples carry g_V·g_H (its unit-gain scans' scale, below)
-    // and, on whole tiles, the first pass's carry g_V (its column scans' first gain), each with its
-    // level term. Elsewhere the first pass subtracts the level exactly and its scans scale: the
-    // term's rounding, common to every sample, would set its carries about another level than the
-    // edge samples the feedbacks read, which tiny images amplify (van Vliet σ 4, mirror, 3×5:
-    // 1.006e−5 relative L2 against the direct form's bound of 1e−5).
-    const Expr whole_tiles = about_level ? f.full : Expr();
+    // Exact boundaries: where a pass runs unit-gain scans, its samples carry g_V·g_H (and, about a
+    // level, its term). The output pass does on every tile but the rescanned last ones; the first
+    // pass on whole tiles, its captures scaled back to the filter's own (edges1, below). Elsewhere
+    // the first pass keeps the gains in its scans: its captures rescaled carry a rounding of ~1e−7
+    // common to each kind of carry, which the feedbacks, a sum of carries and edge samples, amplify
+    // on tiny images (van Vliet σ 4, mirror, 3×5: 1.8e−5 relative L2 against the direct form's
+    // bound of 1e−5).
+    const Func output_samples = exact ? scaled_samples("output_samples", gv * gh, level_term(1)) : Func();
+    const Expr whole_tiles = exact ? f.full : Expr();
     Func first_samples = f.samples;
     if (whole_tiles.defined()) {
         first_samples = Func("first_samples");
-        first_samples(x, y, c) =
-            select(whole_tiles, gv * working(at_x, at_y, c) + level_term(1), f.samples(x, y, c));
+        first_samples(x, y, c) = select(whole_tiles, output_samples(x, y, c), f.samples(x, y, c));
     }
-    const Func output_samples =
-        about_level ? scaled_samples("output_samples", gv * gh, level_term(2)) : Func();
 
     // A tile from its samples, filtered down the columns, then (with `rows`) along the rows.
     // Past b it holds carries, each written before it is read: its pure definition there is zero,
@@ -267,8 +266,10 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
     auto edge_tile = [&](const std::string &name, const Seeds &column_seeds, bool column_capture, bool rows,
                          bool exact_scans, bool rows_apart = false, TileScans *rows_out = nullptr) {
         TileScans t = new_tile(name, rows ? b + 2 * KH + edge_columns : b, column_capture ? b + 2 * KV : b);
-        t.samples = first_samples;
-        t.gain_in_samples = whole_tiles;
+        // The first tiles (no seeds) run unit-gain scans on whole tiles.
+        const bool unit = whole_tiles.defined() && !column_seeds.prologue;
+        t.samples = unit ? first_samples : f.samples;
+        if (unit) t.gain_in_samples = whole_tiles;
         t.func(xi, yi, tx, ty, c) = tile_samples(t);
         Seeds seeds = column_seeds;
         if (column_seeds.prologue) seeds = stage_seeds(t, column_seeds, KV, Seeds{}, KH).column;
@@ -282,6 +283,7 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
         if (rows && rows_apart) {
             *rows_out = new_tile(name + "_rows", t.columns, 1);
             rows_out->in_registers = true;
+            rows_out->gain_in_samples = t.gain_in_samples;
             rows_out->func(xi, yi, tx, ty, c) = t.func(xi, yi, tx, ty, c);
             add_scans(*rows_out, Dim::x, along, b, valid_x, Seeds{}, true, false, exact_scans);
         } else if (rows) {
@@ -302,15 +304,28 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
     TileScans rows1;
     TileScans tile1 = edge_tile("edge_tile", Seeds{}, true, algorithm != 4, exact,
                                 rows_in_registers && algorithm != 4, &rows1);
+    // On whole tiles the unit-gain scans leave each kind of capture scaled by what the samples'
+    // g_V·g_H and the gains left out of the scans make of it: the column P by g_H, the column E
+    // and the rows' edge samples by g_H / g_V, the row P by 1 / g_V, the row E by 1 / (g_V·g_H).
+    auto filter_scale = [&](Expr s) {
+        const Expr one = Internal::make_one(gv.type());
+        const Expr r = s - 2 * KV;
+        Expr scale = select(s < KV, one / gh, s < 2 * KV || r >= 2 * KH, gv / gh, r < KH, gv, gv * gh);
+        return select(whole_tiles, scale, one);
+    };
+    auto captured = [&](Expr value, Expr s) {
+        return whole_tiles.defined() ? value * filter_scale(s) : value;
+    };
     if (algorithm == 4) {
-        edges1(i, s, tx, ty, c) = tile1.func(i, b + s, back_x, back_y, c);
+        edges1(i, s, tx, ty, c) = captured(tile1.func(i, b + s, back_x, back_y, c), s);
         edges1.bound(s, 0, 2 * KV);
     } else {
         const int row_entries = 2 * KH + edge_columns;
         const Func row_source = rows1.func.defined() ? rows1.func : tile1.func;
         edges1(i, s, tx, ty, c) =
-            select(s < 2 * KV, tile1.func(i, b + min(s, 2 * KV - 1), back_x, back_y, c),
-                   row_source(b + clamp(s - 2 * KV, 0, row_entries - 1), i, back_x, back_y, c));
+            captured(select(s < 2 * KV, tile1.func(i, b + min(s, 2 * KV - 1), back_x, back_y, c),
+                            row_source(b + clamp(s - 2 * KV, 0, row_entries - 1), i, back_x, back_y, c)),
+                     s);
         edges1.bound(s, 0, 2 * KV + row_entries);
     }
     edges1.bound(i, 0, b);
@@ -458,9 +473,8 @@ IirTiledFuncs define_iir_tiled(Func input, Expr width, Expr height, Func output,
     auto final_tile = [&](const std::string &name, bool last) {
         TileScans t = new_tile(name, b, b);
         const bool unit = rescaled && !last;
-        t.samples = unit && about_level ? output_samples : f.samples;
-        const bool scale_here = unit && !about_level;
-        t.func(xi, yi, tx, ty, c) = scale_here ? gv * gh * tile_samples(t) : tile_samples(t);
+        t.samples = unit ? output_samples : f.samples;
+        t.func(xi, yi, tx, ty, c) = tile_samples(t);
         const StagedSeeds staged =
             unit ? stage_seeds(t, scaled(column_seeds, unit_scale(true, false), unit_scale(true, true)), KV,
                                scaled(row_seeds, unit_scale(false, false), unit_scale(false, true)), KH)

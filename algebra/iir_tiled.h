@@ -61,8 +61,8 @@ struct ExactEdges {
     std::optional<WithMargin> margin;
 };
 
-// What the passes add about a level m (iir_tiled.cpp): −m, −g_V·m, −g_V·g_H·m and m·G.
-constexpr int kLevelTerms = 4;
+// What the passes add about a level m (iir_tiled.cpp): −m, −g_V·g_H·m and m·G.
+constexpr int kLevelTerms = 3;
 
 struct IirTiledFuncs {
     int b = 0, algorithm = 0;

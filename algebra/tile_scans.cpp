@@ -47,18 +47,21 @@ void TileScanner::record(const RDom &d) {
     t_.updates.push_back({t_.func.num_update_definitions(), dim_ == Dim::y, d.x, across});
 }
 
+Expr TileScanner::scan_gain(const SectionCascade &f) const {
+    if (!t_.gain_in_samples.defined()) return f.gain;
+    return select(t_.gain_in_samples, Internal::make_one(f.gain.type()), f.gain);
+}
+
 void TileScanner::causal(const SectionCascade &f, Expr valid, const Seed &prologue, bool capture,
                          bool exact) {
     const int q = q_, b = b_;
     const RDom &r = r_, &rc = rc_;
     // Where the anticausal sections enter: the tile's end, or with `exact` the image's end.
     const Expr end = exact ? min(valid, b) : Expr(b);
-    Expr first_gain = f.gain;
-    if (t_.gain_in_samples.defined() && dim_ == Dim::y)
-        first_gain = select(t_.gain_in_samples, Internal::make_one(f.gain.type()), f.gain);
+    const Expr gain = scan_gain(f);
     for (int j = 0; j < f.sections(); j++) {
         Expr p = r.x;
-        Expr value = (j == 0 ? first_gain : Expr(1.0f)) * t_.func(at(p, r));
+        Expr value = (j == 0 ? gain : Expr(1.0f)) * t_.func(at(p, r));
         // The nearest output last: one FMA from it to the next.
         for (int k = q; k >= 1; k--) {
             // Before the tile: the prologue, y_j[p − k] with p − k ∈ [−q, −1].
@@ -97,7 +100,7 @@ void TileScanner::anticausal(const SectionCascade &f, Expr valid, const Seed &ep
         Expr p = b - 1 - r.x;
         Expr in = t_.func(at(p, r));
         if (j == 0) in = select(p < valid, in, 0);
-        Expr value = (j == 0 ? f.gain : Expr(1.0f)) * in;
+        Expr value = (j == 0 ? scan_gain(f) : Expr(1.0f)) * in;
         for (int k = q; k >= 1; k--) {
             // Past the tile (image): the epilogue, z_j[p + k] with p + k ∈ [end, end + q).
             Expr seed = seed_or_zero(epilogue, across(), state_index(j, q, p + k - end));

@@ -46,9 +46,9 @@ struct TileScans {
     bool in_registers = false;
     // Where defined, the Func its samples are read from (the GPU stages it into the tile).
     Halide::Func samples;
-    // Where defined, where it holds its samples already carry the column scans' first gain
-    // (their first causal section's), so that scaling and offsetting a sample is one FMA where it
-    // is loaded.
+    // Where defined, where it holds its scans run with unit gains, the samples carrying the
+    // filter's scale (iir_tiled.cpp), so that scaling and offsetting a sample is one FMA where it
+    // is loaded and each scan step one FMA.
     Halide::Expr gain_in_samples;
     // Its seeds (stage_seeds), (i, s, tx, ty, c): computed where the tile is, before it.
     Halide::Func seeds;
@@ -123,6 +123,8 @@ private:
     std::vector<Halide::Expr> at(Halide::Expr p, const Halide::RDom &d) const;
     Halide::Expr across() const;
     void record(const Halide::RDom &d);
+    // A scan's gain: one where the samples carry it (TileScans::gain_in_samples).
+    Halide::Expr scan_gain(const SectionCascade &f) const;
 
     TileScans &t_;
     Dim dim_;
